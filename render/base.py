@@ -1,0 +1,129 @@
+"""Shared drawing helpers: palette, fonts, canvas, header with player names, PNG encoding.
+
+Renderers are pure functions of a game's state: they read the engine and never mutate it, and they
+import neither discord nor the database.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+# Okabe-Ito inspired palette: the two sides differ in lightness as well as hue, so the board
+# still reads in greyscale and for the common colour-vision deficiencies.
+BACKGROUND = (246, 241, 231)
+INK = (33, 33, 33)
+MUTED = (110, 104, 96)
+DARK_PIECE = (28, 28, 30)
+LIGHT_PIECE = (250, 250, 247)
+CAPTIVE_RED = (213, 94, 0)  # vermilion: distinct from both sides for every common deficiency
+HIGHLIGHT = (0, 114, 178)  # blue: last move ring
+LEGAL_DOT = (0, 158, 115)  # bluish green: legal move hints
+PANEL = (232, 225, 211)
+
+HEADER_HEIGHT = 56
+MARGIN = 16
+
+
+# Tried in order; Pillow's bundled font (Latin letters only) is the last resort, so rendering never
+# depends on what a machine has installed, but a common system font gives accents and kana.
+FONT_CANDIDATES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/Library/Fonts/Arial Unicode.ttf",
+    "C:/Windows/Fonts/arial.ttf",
+)
+BOLD_FONT_CANDIDATES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
+    "C:/Windows/Fonts/arialbd.ttf",
+)
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    for path in BOLD_FONT_CANDIDATES if bold else FONT_CANDIDATES:
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
+
+
+@dataclass(frozen=True)
+class Side:
+    """How one player is shown in the header: their name and a swatch of their colour."""
+
+    name: str
+    colour: tuple[int, int, int]
+    outline: tuple[int, int, int] = INK
+
+
+def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    return image, ImageDraw.Draw(image)
+
+
+def fit_text(text: str, max_chars: int) -> str:
+    """Shorten a display name so that it never runs over the header."""
+    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+
+
+def draw_header(
+    draw: ImageDraw.ImageDraw,
+    width: int,
+    sides: Sequence[Side],
+    to_move: int | None,
+    status: str,
+) -> None:
+    """Two player chips (the one to move underlined with an arrow) and a status line on the right."""
+    x = MARGIN
+    y = 12
+    for index, side in enumerate(sides):
+        radius = 12
+        cy = y + 14
+        draw.ellipse(
+            (x, cy - radius, x + 2 * radius, cy + radius), fill=side.colour, outline=side.outline, width=2
+        )
+        label = fit_text(displayable(side.name), 18)
+        if to_move == index:
+            label = "> " + label
+        draw.text((x + 2 * radius + 8, cy), label, fill=INK, font=font(20), anchor="lm")
+        text_width = draw.textlength(label, font=font(20))
+        if to_move == index:
+            draw.line(
+                (x, cy + radius + 6, x + 2 * radius + 8 + text_width, cy + radius + 6),
+                fill=HIGHLIGHT,
+                width=3,
+            )
+        x += int(2 * radius + 8 + text_width + 28)
+    draw.text((width - MARGIN, y + 14), status, fill=MUTED, font=font(18), anchor="rm")
+
+
+@lru_cache(maxsize=1)
+def _missing_glyph() -> bytes:
+    return bytes(font(20).getmask("\ue000"))  # a private-use code point: drawn as the "missing" box
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(char: str) -> bool:
+    return char.isspace() or bytes(font(20).getmask(char)) != _missing_glyph()
+
+
+def displayable(text: str) -> str:
+    """Replace characters the bundled font cannot draw, so a name never shows as empty boxes."""
+    shown = "".join(char if _has_glyph(char) else "?" for char in text).strip()
+    return shown if shown.strip("?") else "Player"
+
+
+def to_png(image: Image.Image) -> bytes:
+    """Encode as an optimised PNG; boards have few colours, so a palette keeps them small."""
+    buffer = io.BytesIO()
+    image.convert("P", palette=Image.Palette.ADAPTIVE, colors=256).save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
