@@ -88,9 +88,7 @@ def draw_header(
     for index, side in enumerate(sides):
         radius = 12
         cy = y + 14
-        draw.ellipse(
-            (x, cy - radius, x + 2 * radius, cy + radius), fill=side.colour, outline=side.outline, width=2
-        )
+        draw.ellipse((x, cy - radius, x + 2 * radius, cy + radius), fill=side.colour, outline=side.outline, width=2)
         label = fit_text(displayable(side.name), 18)
         if to_move == index:
             label = "> " + label

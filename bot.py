@@ -1,0 +1,167 @@
+"""The Discord bot: settings from the environment, logging, create_bot(), main().
+
+Run it with ``python bot.py`` after putting ``DISCORD_TOKEN`` in ``.env`` (see ``.env.example``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from cogs.common import ChallengeButton
+from cogs.housekeeping import HousekeepingCog
+from cogs.iago import IagoCog
+from cogs.isaac import IsaacCog
+from cogs.leaderboard import LeaderboardCog
+from cogs.polygo import PolygoCog
+from locales import catalogue, language_of
+from sessions.service import GameService
+from sessions.service import Settings as SessionSettings
+from storage.database import Database
+
+log = logging.getLogger("bot")
+
+# Only what the bot uses: read and post in channels, with embeds and board images.
+INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True, attach_files=True)
+
+
+class Settings(BaseSettings):
+    """Read from the environment and from ``.env``; only the token is required to run."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: str | None = None
+    database_path: Path = Path("data/games.sqlite3")
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    challenge_ttl_minutes: float = Field(default=15, gt=0)
+    reminder_hours: float = Field(default=24, gt=0)
+    sweep_seconds: float = Field(default=60, gt=0)
+    sync_commands: bool = True
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Localises descriptions and choice names from the message catalogue; command names stay English
+    so that everyone in a server types the same commands."""
+
+    KEEP: ClassVar[set[app_commands.TranslationContextLocation]] = {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContext,
+    ) -> str | None:
+        if context.location in self.KEEP or language_of(locale) == "en":
+            return None
+        return catalogue(language_of(locale)).get(string.message)
+
+
+class GameBot(commands.Bot):
+    def __init__(self, settings: Settings, **options: object) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
+        self.settings = settings
+        self.db: Database | None = None
+        self._service: GameService | None = None
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("The bot has not been set up yet")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_path)
+        self._service = GameService(
+            self.db,
+            SessionSettings(
+                challenge_ttl=self.settings.challenge_ttl_minutes * 60,
+                reminder_after=self.settings.reminder_hours * 3600,
+            ),
+        )
+        await self.tree.set_translator(CatalogueTranslator())
+        self.add_dynamic_items(ChallengeButton)
+        for cog in (IagoCog(self), IsaacCog(self), PolygoCog(self), LeaderboardCog(self)):
+            await self.add_cog(cog)
+        await self.add_cog(HousekeepingCog(self, self.settings.sweep_seconds))
+        if self.settings.sync_commands:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d global commands (they can take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        url = discord.utils.oauth_url(
+            self.user.id, permissions=INVITE_PERMISSIONS, scopes=("bot", "applications.commands")
+        )
+        log.info("Logged in as %s. Invite me with: %s", self.user, url)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+
+def create_bot(settings: Settings | None = None, **options: object) -> GameBot:
+    """Build the bot from settings without touching the network (nothing connects until ``start``)."""
+    return GameBot(settings or Settings(), **options)
+
+
+async def run(bot: GameBot, token: str) -> None:
+    async with bot:
+        await bot.start(token)
+
+
+def main() -> int:
+    settings = Settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    if not settings.discord_token:
+        print(
+            "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot token in it "
+            "(Discord Developer Portal > your application > Bot > Reset Token).",
+            file=sys.stderr,
+        )
+        return 2
+    bot = create_bot(settings)
+    try:
+        asyncio.run(run(bot, settings.discord_token))
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token in DISCORD_TOKEN. Check it against the Developer Portal "
+            "(Bot > Reset Token) and see .env.example.",
+            file=sys.stderr,
+        )
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""/leaderboard and /stats, shared by every game."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import present
+from locales import tr
+from sessions.service import GameService
+
+GAMES = [app_commands.Choice(name=title, value=name) for name, title in present.TITLES.items()]
+
+
+def rating_text(shown: int, provisional: bool) -> str:
+    return f"{shown}?" if provisional else str(shown)
+
+
+class LeaderboardCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service  # type: ignore[attr-defined]
+
+    @app_commands.command(name="leaderboard", description="The best rated players of this server in a game.")
+    @app_commands.describe(game="Which game.")
+    @app_commands.choices(game=GAMES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        assert interaction.guild is not None
+        rows = await self.service.leaderboard(interaction.guild.id, game.value)
+        locale = interaction.guild_locale
+        title = tr(locale, "{title} leaderboard", title=present.TITLES[game.value])
+        if not rows:
+            embed = discord.Embed(title=title, description=tr(locale, "No rated games yet. Be the first!"))
+        else:
+            lines = [
+                tr(
+                    locale,
+                    "{rank}. {player}: {rating} ({games} games)",
+                    rank=rank,
+                    player=present.mention(user_id),
+                    rating=rating_text(rating.shown, rating.provisional),
+                    games=rating.rated_games,
+                )
+                for rank, (user_id, rating) in enumerate(rows, start=1)
+            ]
+            lines.append(tr(locale, "A ? marks a provisional rating (fewer than 5 rated games)."))
+            embed = discord.Embed(title=title, description="\n".join(lines))
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="stats", description="A member's record and ratings in this server.")
+    @app_commands.describe(member="Whose stats (default: yours).")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        assert interaction.guild is not None
+        target = member or interaction.user
+        locale = interaction.locale
+        records = await self.service.stats(interaction.guild.id, target.id)
+        title = tr(locale, "Stats of {name}", name=target.display_name)
+        if not records:
+            description = tr(locale, "No finished games yet.")
+        else:
+            description = "\n".join(
+                tr(
+                    locale,
+                    "**{title}**: {wins} wins, {losses} losses, {draws} draws; rating {rating}",
+                    title=present.TITLES.get(game, game),
+                    wins=wins,
+                    losses=losses,
+                    draws=draws,
+                    rating=rating_text(rating.shown, rating.provisional),
+                )
+                for game, wins, losses, draws, rating in records
+            )
+        await interaction.response.send_message(
+            embed=discord.Embed(title=title, description=description), ephemeral=True
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LeaderboardCog(bot))

@@ -1,0 +1,102 @@
+"""/polygo: Polygo, roll a die, place go-stone blocks, close the largest polygon first."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from cogs import present
+from cogs.common import GameCog, post_board, side_choices
+from sessions.service import UserError
+
+SIZES = [
+    app_commands.Choice(name="19x19", value=19),
+    app_commands.Choice(name="13x13", value=13),
+    app_commands.Choice(name="9x9", value=9),
+]
+TURNS = [app_commands.Choice(name=f"{degrees}°", value=degrees) for degrees in (0, 90, 180, 270)]
+
+
+@app_commands.guild_only()
+class PolygoCog(GameCog, group_name="polygo", group_description="Play Polygo: roll, place blocks, close a polygon."):
+    game = "polygo"
+
+    @app_commands.command(name="challenge", description="Challenge a member of this server to Polygo.")
+    @app_commands.describe(
+        opponent="Who you want to play.",
+        size="Board size (default: 19x19).",
+        side="Your stones (the dice decide who starts; default: random).",
+        rated="Count the game for ratings (default: yes).",
+    )
+    @app_commands.choices(size=SIZES, side=side_choices("polygo"))
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        size: app_commands.Choice[int] | None = None,
+        side: app_commands.Choice[int] | None = None,
+        rated: bool = True,
+    ) -> None:
+        options = {"size": size.value if size else 19}
+        await self.send_challenge(interaction, opponent, options, side.value if side else None, rated)
+
+    @app_commands.command(name="roll", description="Roll the die for your turn.")
+    @app_commands.describe(game="Which game, if you have several.")
+    async def roll(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await self.current_game(interaction, game)
+        report = await self.service.roll(row.id, interaction.user.id)
+        await interaction.response.defer(thinking=True)
+        await post_board(interaction, report, present.report_text(interaction.guild_locale, report))
+
+    @app_commands.command(name="place", description="Place your rolled block: list its points, or anchor it.")
+    @app_commands.describe(
+        stones="The block's points, like D4 D5 E5 (the list shows legal placements).",
+        at="Or: the point for the block's anchor (its lowest, then leftmost point).",
+        turn="With at: turn the block clockwise.",
+        mirror="With at: use the mirrored shape (faces 5 and 6).",
+        game="Which game, if you have several.",
+    )
+    @app_commands.choices(turn=TURNS)
+    async def place(
+        self,
+        interaction: discord.Interaction,
+        stones: str | None = None,
+        at: str | None = None,
+        turn: app_commands.Choice[int] | None = None,
+        mirror: bool = False,
+        game: int | None = None,
+    ) -> None:
+        if stones and at:
+            raise UserError("Give either stones or at, not both.")
+        if not stones and not at:
+            raise UserError("Say where: stones like D4 D5 E5, or at with a point.")
+        row = await self.current_game(interaction, game)
+        move = stones or ""
+        if at:
+            state = await self.service.state(row)
+            if state.chance or state.turn != row.side_of(interaction.user.id):
+                # Let the service give the precise refusal (not your turn, roll first, ...).
+                move = at
+            else:
+                try:
+                    move = state.placement_from_anchor(at.strip()[:10], turn.value if turn else 0, mirror)
+                except ValueError as error:
+                    raise UserError("That move is not legal: {reason}", reason=str(error)) from error
+        await self.play_and_announce(interaction, row.id, move)
+
+    @place.autocomplete("stones")
+    async def place_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.legal_choices(interaction, current)
+
+    @roll.autocomplete("game")
+    @place.autocomplete("game")
+    async def polygo_game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.game_choices(interaction, current)
+
+
+async def setup(bot: discord.ext.commands.Bot) -> None:
+    await bot.add_cog(PolygoCog(bot))  # type: ignore[arg-type]

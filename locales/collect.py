@@ -1,0 +1,72 @@
+"""Find every message a player can read, so a test can prove each one has a Japanese translation.
+
+Run ``python -m locales.collect`` to list the msgids missing from the Japanese catalogue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.extract import extract_from_dir
+from discord import app_commands
+
+from locales import catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_DIRS = ("cogs", "sessions")
+# tr(locale, message, ...) takes the message second; the others take it first.
+KEYWORDS = {"tr": (2,), "N_": None, "UserError": None, "send_private": (2,)}
+
+
+def source_messages() -> set[str]:
+    found: set[str] = set()
+    for directory in SOURCE_DIRS:
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            ROOT / directory, keywords=KEYWORDS, comment_tags=()
+        ):
+            if isinstance(message, str) and message:
+                found.add(message)
+    return found
+
+
+def _command_strings(command: app_commands.Command | app_commands.Group) -> Iterator[str]:
+    yield str(command.description)
+    if isinstance(command, app_commands.Group):
+        for child in command.commands:
+            yield from _command_strings(child)
+        return
+    for parameter in command.parameters:
+        if parameter.description and str(parameter.description) != "…":
+            yield str(parameter.description)
+        for choice in parameter.choices:
+            yield str(choice.name)
+
+
+def command_messages(tree: app_commands.CommandTree) -> set[str]:
+    """Descriptions and choice names, which the Translator localises for Discord's client."""
+    return {text for command in tree.get_commands() for text in _command_strings(command)}
+
+
+def missing(messages: set[str], language: str = "ja") -> list[str]:
+    known = catalogue(language)
+    return sorted(message for message in messages if message not in known)
+
+
+if __name__ == "__main__":
+    import bot
+
+    tree = bot.create_bot(bot.Settings(_env_file=None)).tree
+
+    async def _load() -> set[str]:
+        game_bot = bot.create_bot(bot.Settings(_env_file=None, sync_commands=False))
+        for cog in (bot.IagoCog, bot.IsaacCog, bot.PolygoCog):
+            await game_bot.add_cog(cog(game_bot))
+        await game_bot.add_cog(bot.LeaderboardCog(game_bot))
+        return command_messages(game_bot.tree)
+
+    import asyncio
+
+    everything = source_messages() | asyncio.run(_load())
+    for message in missing(everything):
+        print(repr(message))

@@ -1,0 +1,242 @@
+"""Iago board image: the 61-hex board with rows A..I from Dark's side at the bottom, as on the physical game.
+
+Pointy-top hexes make the rows horizontal; numbers run along the lower-left to upper-right diagonals, so the
+labels sit at the bottom and lower-right edges like an Abalone board. The board is drawn at twice the size
+and scaled down so that hex edges and disks are smooth.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engines import iago
+from render.base import (
+    BACKGROUND,
+    CAPTIVE_RED,
+    DARK_PIECE,
+    HEADER_HEIGHT,
+    HIGHLIGHT,
+    INK,
+    LEGAL_DOT,
+    LIGHT_PIECE,
+    MARGIN,
+    MUTED,
+    PANEL,
+    Side,
+    displayable,
+    draw_header,
+    fit_text,
+    font,
+    new_canvas,
+    to_png,
+)
+
+WIDTH = 920
+HEX = 44  # circumradius of a hex, in final pixels
+SCALE = 2  # supersampling factor for the board
+BOARD_TOP = HEADER_HEIGHT + 8
+BOARD_HEIGHT = int(8 * 1.5 * HEX + 2 * HEX + 2.2 * HEX)  # the cells plus room for the edge labels
+PANEL_TOP = BOARD_TOP + BOARD_HEIGHT + 4
+PANEL_HEIGHT = 132
+HEIGHT = PANEL_TOP + PANEL_HEIGHT + MARGIN
+
+INNER_TONE = (226, 208, 172)
+OUTER_TONE = (168, 138, 98)
+CELL_EDGE = (120, 96, 66)
+CENTRE_TONE = (236, 186, 84)  # marigold: the centre stands out from both areas, even under a disk
+CENTRE_MARK = (96, 70, 36)
+SQRT3 = math.sqrt(3)
+
+
+def _offset(name: str) -> tuple[float, float]:
+    """A cell's centre relative to the centre of the board, in final pixels (row A at the bottom)."""
+    a, b = iago.cell_coords(name)
+    return _axial_offset(a, b)
+
+
+def _axial_offset(a: float, b: float) -> tuple[float, float]:
+    return SQRT3 * HEX * (b - a / 2), -1.5 * HEX * a
+
+
+BOARD_CENTRE = (WIDTH / 2 - 10, BOARD_TOP + BOARD_HEIGHT / 2 - 0.3 * HEX)
+
+
+def cell_center(name: str) -> tuple[float, float]:
+    """Pixel centre of a cell in the rendered image."""
+    dx, dy = _offset(name)
+    return BOARD_CENTRE[0] + dx, BOARD_CENTRE[1] + dy
+
+
+def _hexagon(cx: float, cy: float, radius: float) -> list[tuple[float, float]]:
+    return [
+        (cx + radius * math.cos(math.radians(60 * k - 30)), cy + radius * math.sin(math.radians(60 * k - 30)))
+        for k in range(6)
+    ]
+
+
+def _local(name: str) -> tuple[float, float]:
+    """A cell's centre on the supersampled board layer."""
+    x, y = cell_center(name)
+    return x * SCALE, (y - BOARD_TOP) * SCALE
+
+
+@lru_cache(maxsize=1)
+def _empty_board() -> Image.Image:
+    """The board without disks: it never changes, so it is drawn once."""
+    layer = Image.new("RGB", (WIDTH * SCALE, BOARD_HEIGHT * SCALE), BACKGROUND)
+    draw = ImageDraw.Draw(layer)
+    for name in iago.CELLS:
+        cx, cy = _local(name)
+        tone = OUTER_TONE if name in iago.OUTER else INNER_TONE
+        tone = CENTRE_TONE if name == iago.CENTRE else tone
+        draw.polygon(_hexagon(cx, cy, (HEX - 1) * SCALE), fill=tone, outline=CELL_EDGE, width=2 * SCALE)
+    _draw_centre_mark(draw)
+    _draw_labels(draw)
+    return layer
+
+
+def _draw_centre_mark(draw: ImageDraw.ImageDraw) -> None:
+    cx, cy = _local(iago.CENTRE)
+    draw.polygon(_hexagon(cx, cy, (HEX - 9) * SCALE), outline=CENTRE_MARK, width=SCALE)
+    for k in range(6):  # short spokes at the corners, visible even under a disk
+        angle = math.radians(60 * k - 30)
+        inner, outer = (HEX - 14) * SCALE, (HEX - 4) * SCALE
+        cos, sin = math.cos(angle), math.sin(angle)
+        draw.line(
+            (cx + inner * cos, cy + inner * sin, cx + outer * cos, cy + outer * sin),
+            fill=CENTRE_MARK,
+            width=3 * SCALE,
+        )
+
+
+def _draw_labels(draw: ImageDraw.ImageDraw) -> None:
+    label_font = font(20 * SCALE, bold=True)
+    for row_index, row in enumerate(iago.ROWS):
+        a = row_index - 4
+        first = min(b for b in range(-4, 5) if f"{row}{b + 5}" in iago.CELLS)
+        _label(draw, row, a, first - 0.85, label_font)
+    for number in range(1, 10):
+        b = number - 5
+        lowest = min(a for a in range(-4, 5) if f"{iago.ROWS[a + 4]}{number}" in iago.CELLS)
+        # One step beyond the line's lower end, down and to the right.
+        _label(draw, str(number), lowest - 0.8, b, label_font)
+
+
+def _label(draw: ImageDraw.ImageDraw, text: str, a: float, b: float, label_font: object) -> None:
+    dx, dy = _axial_offset(a, b)
+    x = (BOARD_CENTRE[0] + dx) * SCALE
+    y = (BOARD_CENTRE[1] + dy - BOARD_TOP) * SCALE
+    draw.text((x, y), text, fill=MUTED, font=label_font, anchor="mm")
+
+
+def _disk_box(cx: float, cy: float, radius: float) -> tuple[float, float, float, float]:
+    return cx - radius, cy - radius, cx + radius, cy + radius
+
+
+def _draw_disk(draw: ImageDraw.ImageDraw, name: str, content: str) -> None:
+    cx, cy = _local(name)
+    radius = (HEX - 11) * SCALE
+    if content == "D":
+        draw.ellipse(_disk_box(cx, cy, radius), fill=DARK_PIECE, outline=INK, width=2 * SCALE)
+    elif content == "L":
+        draw.ellipse(_disk_box(cx, cy, radius), fill=LIGHT_PIECE, outline=INK, width=2 * SCALE)
+    else:
+        _draw_captive(draw, cx, cy, radius, original=content[1])
+
+
+def _draw_captive(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, original: str) -> None:
+    """Red side up, with a badge of the original colour carrying its letter: readable without colour."""
+    draw.ellipse(_disk_box(cx, cy, radius), fill=CAPTIVE_RED, outline=INK, width=2 * SCALE)
+    badge, letter_colour = (DARK_PIECE, LIGHT_PIECE) if original == "D" else (LIGHT_PIECE, DARK_PIECE)
+    inner = radius * 0.52
+    draw.ellipse(_disk_box(cx, cy, inner), fill=badge, outline=INK, width=SCALE)
+    draw.text((cx, cy + SCALE), original, fill=letter_colour, font=font(17 * SCALE, bold=True), anchor="mm")
+
+
+def _draw_board(game: iago.IagoGame) -> Image.Image:
+    layer = _empty_board().copy()
+    draw = ImageDraw.Draw(layer)
+    for name in iago.CELLS:
+        content = game.cell(name)
+        if content is not None:
+            _draw_disk(draw, name, content)
+    if game.last_cell is not None:
+        cx, cy = _local(game.last_cell)
+        radius = (HEX - 5) * SCALE
+        draw.ellipse(_disk_box(cx, cy, radius), outline=HIGHLIGHT, width=5 * SCALE)
+    for name in _legal_cells(game):
+        cx, cy = _local(name)
+        draw.ellipse(_disk_box(cx, cy, 7 * SCALE), fill=LEGAL_DOT, outline=INK, width=SCALE)
+    return layer.resize((WIDTH, BOARD_HEIGHT), Image.Resampling.LANCZOS)
+
+
+def _legal_cells(game: iago.IagoGame) -> list[str]:
+    """Cells of the ordinary legal placements; calls (any empty cell) are explained in the panel instead."""
+    return [move for move in game.legal_moves() if not move.startswith("call")]
+
+
+def _status(game: iago.IagoGame) -> str:
+    if not game.is_over:
+        return f"Move {len(game.moves) + 1} · {game.variant}"
+    result = game.result()
+    winner = iago.SIDES[result.winner] if result.winner is not None else "Nobody"
+    how = " on the centre" if result.reason == "centre" else ""
+    return f"{winner} wins{how} {result.scores[0]}–{result.scores[1]} · {game.variant}"
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, game: iago.IagoGame, names: tuple[str, str]) -> None:
+    top = PANEL_TOP
+    draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, top + PANEL_HEIGHT), radius=12, fill=PANEL)
+    counts = game.area_counts()
+    scores = game.scores()
+    simple = game.variant == "simple"
+    columns = [("Inner", 330), ("Outer", 450), ("Captives", 570), ("Score", 740)]
+    head_font, body_font, score_font = font(17), font(22), font(24, bold=True)
+    for title, x in columns:
+        draw.text((x, top + 20), title, fill=MUTED, font=head_font, anchor="mm")
+    for side in (0, 1):
+        y = top + 56 + side * 38
+        colour = DARK_PIECE if side == 0 else LIGHT_PIECE
+        draw.ellipse((MARGIN + 16, y - 12, MARGIN + 40, y + 12), fill=colour, outline=INK, width=2)
+        label = f"{iago.SIDES[side]}  {_short(names[side])}"
+        draw.text((MARGIN + 52, y), label, fill=INK, font=body_font, anchor="lm")
+        inner, outer = counts["inner"][side], counts["outer"][side]
+        values = (inner, outer, counts["captives"][side])
+        for (_, x), value in zip(columns, values, strict=False):
+            draw.text((x, y), str(value), fill=INK, font=body_font, anchor="mm")
+        formula = "" if simple else f"{max(inner, 1)} × {max(outer, 1)} = "
+        draw.text((columns[3][1], y), f"{formula}{scores[side]}", fill=INK, font=score_font, anchor="mm")
+    note = _note(game)
+    if note:
+        draw.text((WIDTH - MARGIN - 14, top + 20), note, fill=HIGHLIGHT, font=head_font, anchor="rm")
+
+
+def _note(game: iago.IagoGame) -> str:
+    if game.call_owed:
+        return "Call owed: play call <cell> on any empty cell"
+    forced = game.forced_capture()
+    if forced and game.variant in ("standard", "simple"):
+        return f"Must capture {forced}"
+    return ""
+
+
+def _short(name: str) -> str:
+    return fit_text(displayable(name), 14)
+
+
+def render(game: iago.IagoGame, names: tuple[str, str]) -> bytes:
+    """PNG of the board, the player to move and both scores; reads the game and never changes it."""
+    image, draw = new_canvas(WIDTH, HEIGHT)
+    sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
+    draw_header(draw, WIDTH, sides, game.turn, _status(game))
+    image.paste(_draw_board(game), (0, BOARD_TOP))
+    _draw_panel(draw, game, names)
+    # to_png's median-cut palette can merge a colour used by few pixels (a lone legal dot) into a
+    # neighbour; an octree pass first keeps every small feature's colour, and leaves to_png <= 256 colours.
+    return to_png(image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).convert("RGB"))
+
+
+__all__ = ["HEIGHT", "WIDTH", "cell_center", "render"]

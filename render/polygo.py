@@ -1,0 +1,371 @@
+"""Polygo board image: go board, stones, last block, the die and its blocks, polygons and the score breakdown.
+
+Pure functions of the game: they read the engine's public API and never mutate it.
+"""
+
+from __future__ import annotations
+
+from PIL import ImageDraw
+
+from engines.polygo import BLOCKS, PolygoGame, parse_point
+from render.base import (
+    DARK_PIECE,
+    HEADER_HEIGHT,
+    HIGHLIGHT,
+    INK,
+    LIGHT_PIECE,
+    MARGIN,
+    MUTED,
+    PANEL,
+    Side,
+    displayable,
+    draw_header,
+    fit_text,
+    font,
+    new_canvas,
+    to_png,
+)
+
+WIDTH = 1000
+BOARD_PX = 720  # the square holding the grid and its coordinates
+COORD_BAND = 26
+BOARD_PAD = 4
+PANEL_X = MARGIN + BOARD_PX + 14
+PANEL_W = WIDTH - PANEL_X - MARGIN
+HEIGHT = HEADER_HEIGHT + BOARD_PX + MARGIN
+
+WOOD = (222, 184, 112)
+GRID = (70, 52, 30)
+# Okabe-Ito bluish green and vermilion: apart from each other, from the stones and from the blue last-block mark
+POLYGON_COLOURS = ((0, 158, 115), (213, 94, 0))
+STONE_COLOURS = (DARK_PIECE, LIGHT_PIECE)
+STAR_POINTS = {19: (3, 9, 15), 13: (3, 6, 9), 9: (2, 4, 6)}
+COLUMNS = "ABCDEFGHJKLMNOPQRST"
+# the panel is narrow: short labels for the engine's BLOCKS names
+SHORT_NAMES = {1: "domino", 2: "line of 3", 3: "bent three", 4: "line of 4", 5: "L or J four", 6: "S or Z four"}
+
+
+# ---------------------------------------------------------------------------------------------- layout
+
+
+def _spacing(size: int) -> float:
+    # half a step of wood between the outer lines and the coordinates, so edge stones never cover a label
+    return (BOARD_PX - 2 * COORD_BAND - 2 * BOARD_PAD) / size
+
+
+def _origin(size: int) -> tuple[float, float]:
+    inset = COORD_BAND + BOARD_PAD + _spacing(size) / 2
+    return MARGIN + inset, HEADER_HEIGHT + inset
+
+
+def _lattice(size: int, col: float, row: float) -> tuple[float, float]:
+    """Pixel centre of lattice coordinates (col, row), row 0 at the bottom as on a go board."""
+    step = _spacing(size)
+    x0, y0 = _origin(size)
+    return x0 + col * step, y0 + (size - 1 - row) * step
+
+
+def point_center(game: PolygoGame, point: str) -> tuple[float, float]:
+    col, row = parse_point(point)
+    return _lattice(game.size, col, row)
+
+
+def _blend(colour: tuple[int, int, int], base: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
+    r, g, b = (round(c * amount + d * (1 - amount)) for c, d in zip(colour, base, strict=True))
+    return (r, g, b)
+
+
+# ------------------------------------------------------------------------------------------------ board
+
+
+def _draw_board(draw: ImageDraw.ImageDraw, size: int) -> None:
+    top = HEADER_HEIGHT
+    draw.rectangle((MARGIN, top, MARGIN + BOARD_PX, top + BOARD_PX), fill=WOOD)
+    label_font = font(15 if size == 19 else 17, bold=True)
+    for index in range(size):
+        x, _ = _lattice(size, index, 0)
+        for y in (top + COORD_BAND / 2, top + BOARD_PX - COORD_BAND / 2):
+            draw.text((x, y), COLUMNS[index], fill=GRID, font=label_font, anchor="mm")
+        _, y = _lattice(size, 0, index)
+        for x in (MARGIN + COORD_BAND / 2, MARGIN + BOARD_PX - COORD_BAND / 2):
+            draw.text((x, y), str(index + 1), fill=GRID, font=label_font, anchor="mm")
+
+
+def _draw_grid(draw: ImageDraw.ImageDraw, size: int) -> None:
+    for index in range(size):
+        x0, y0 = _lattice(size, 0, index)
+        x1, _ = _lattice(size, size - 1, index)
+        draw.line((x0, y0, x1, y0), fill=GRID, width=2 if index in (0, size - 1) else 1)
+        x, y_top = _lattice(size, index, size - 1)
+        _, y_bottom = _lattice(size, index, 0)
+        draw.line((x, y_top, x, y_bottom), fill=GRID, width=2 if index in (0, size - 1) else 1)
+    stars = STAR_POINTS[size]
+    for col in stars:
+        for row in stars:
+            if size == 9 and (col == 4) != (row == 4):
+                continue  # 9x9 has the four corners' stars and the centre only
+            x, y = _lattice(size, col, row)
+            draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=GRID)
+
+
+def _draw_polygon_area(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int) -> None:
+    polygon = game.polygon(player)
+    if polygon is None:
+        return
+    colour = POLYGON_COLOURS[player]
+    corners = [_lattice(game.size, col, row) for col, row in polygon["outline"]]
+    draw.polygon(corners, fill=_blend(colour, WOOD, 0.35))
+
+
+def _draw_polygon_outline(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int) -> None:
+    polygon = game.polygon(player)
+    if polygon is None:
+        return
+    corners = [_lattice(game.size, col, row) for col, row in polygon["outline"]]
+    draw.line([*corners, corners[0]], fill=POLYGON_COLOURS[player], width=6, joint="curve")
+
+
+def _draw_stones(draw: ImageDraw.ImageDraw, game: PolygoGame) -> None:
+    radius = _spacing(game.size) * 0.46
+    for col in range(game.size):
+        for row in range(game.size):
+            owner = game.stone((col, row))
+            if owner is None:
+                continue
+            x, y = _lattice(game.size, col, row)
+            outline = INK if owner == 1 else (0, 0, 0)
+            box = (x - radius, y - radius, x + radius, y + radius)
+            draw.ellipse(box, fill=STONE_COLOURS[owner], outline=outline, width=2)
+
+
+def _draw_marks(draw: ImageDraw.ImageDraw, game: PolygoGame) -> None:
+    """Polygon stones ringed and territory squared in the owner's colour; the last block dotted in blue."""
+    step = _spacing(game.size)
+    for player in (0, 1):
+        polygon = game.polygon(player)
+        if polygon is None:
+            continue
+        colour = POLYGON_COLOURS[player]
+        ring = step * 0.46
+        for name in polygon["stones"]:
+            x, y = point_center(game, name)
+            draw.ellipse((x - ring, y - ring, x + ring, y + ring), outline=colour, width=4)
+        half = step * 0.13
+        for name in polygon["territory"]:
+            x, y = point_center(game, name)
+            draw.rectangle((x - half, y - half, x + half, y + half), fill=colour, outline=INK)
+    dot = step * 0.17
+    for name in game.last_block:
+        x, y = point_center(game, name)
+        draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=HIGHLIGHT, outline=LIGHT_PIECE, width=2)
+
+
+# ----------------------------------------------------------------------------------------- dice, blocks
+
+PIPS = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.27, 0.22), (0.73, 0.22), (0.27, 0.5), (0.73, 0.5), (0.27, 0.78), (0.73, 0.78)),
+}
+
+
+def _draw_die(draw: ImageDraw.ImageDraw, x: float, y: float, side: float, face: int) -> None:
+    draw.rounded_rectangle((x, y, x + side, y + side), radius=side * 0.18, fill=LIGHT_PIECE, outline=INK, width=3)
+    pip = side * 0.09
+    for px, py in PIPS[face]:
+        cx, cy = x + px * side, y + py * side
+        draw.ellipse((cx - pip, cy - pip, cx + pip, cy + pip), fill=INK)
+
+
+def _draw_block(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    cell: float,
+    shape: list[tuple[int, int]],
+    colour: tuple[int, int, int],
+) -> float:
+    """A block as small linked stones with its lowest row at the bottom; returns the width used."""
+    height = max(row for _, row in shape)
+    centres = {(c, r): (x + (c + 0.5) * cell, y + (height - r + 0.5) * cell) for c, r in shape}
+    for (c, r), (cx, cy) in centres.items():
+        for neighbour in ((c + 1, r), (c, r + 1)):
+            if neighbour in centres:
+                nx, ny = centres[neighbour]
+                draw.line((cx, cy, nx, ny), fill=INK, width=max(2, int(cell * 0.12)))
+    radius = cell * 0.42
+    for cx, cy in centres.values():
+        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=INK, width=2)
+    return (max(c for c, _ in shape) + 1) * cell
+
+
+def _draw_face_and_blocks(
+    draw: ImageDraw.ImageDraw, x: float, y: float, face: int, colour: tuple[int, int, int], die: float, cell: float
+) -> float:
+    """The die and the block or blocks it allows, side by side; returns the height used."""
+    _draw_die(draw, x, y, die, face)
+    bx = x + die + 16
+    shapes = PolygoGame.blocks_for(face)
+    tallest = max(max(r for _, r in shape) + 1 for shape in shapes) * cell
+    for index, shape in enumerate(shapes):
+        if index:
+            draw.text((bx + 4, y + die / 2), "or", fill=MUTED, font=font(16), anchor="lm")
+            bx += 30
+        shape_h = (max(r for _, r in shape) + 1) * cell
+        bx += _draw_block(draw, bx, y + (die - shape_h) / 2, cell, shape, colour) + 6
+    return max(die, tallest)
+
+
+# ------------------------------------------------------------------------------------------------ panel
+
+
+def _status(game: PolygoGame, names: tuple[str, str]) -> str:
+    if game.is_over:
+        result = game.result()
+        if result.winner is None:
+            return "Draw"
+        return f"{fit_text(displayable(names[result.winner]), 14)} wins"
+    if game.to_roll is not None:
+        return f"Move {len(game.moves) + 1} · roll"
+    if game.turn is not None:
+        return f"Move {len(game.moves) + 1} · place"
+    return "Opening roll"
+
+
+def _text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int = 17, **kw: object) -> float:
+    """Draw one line; returns the y of the next line."""
+    fill = kw.get("fill", INK)
+    bold = bool(kw.get("bold", False))
+    draw.text((x, y), text, fill=fill, font=font(size, bold=bold))  # type: ignore[arg-type]
+    return y + size + 7
+
+
+def _player_label(names: tuple[str, str], player: int) -> str:
+    return fit_text(displayable(names[player]), 16)
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str]) -> None:
+    x = PANEL_X
+    right = PANEL_X + PANEL_W
+    draw.rounded_rectangle((x, HEADER_HEIGHT, right, HEADER_HEIGHT + BOARD_PX), radius=10, fill=PANEL)
+    x += 12
+    y = HEADER_HEIGHT + 12.0
+    y = _text(draw, x, y, f"Polygo {game.size}×{game.size}", 20, bold=True)
+    if game.opening is not None:
+        first = game.first_player
+        assert first is not None
+        y = _text(draw, x, y, f"Opening dice: {game.opening[0]} - {game.opening[1]}", 16, fill=MUTED)
+        y = _text(draw, x, y, f"{_player_label(names, first)} began", 16, fill=MUTED)
+    if game.last_block:
+        dot = 7
+        draw.ellipse((x, y + 3, x + 2 * dot, y + 3 + 2 * dot), fill=HIGHLIGHT, outline=INK)
+        y = _text(draw, x + 22, y, "last: " + " ".join(game.last_block), 15, fill=MUTED)
+    y += 6
+    y = _draw_turn_section(draw, game, names, x, y)
+    y = _draw_countdown(draw, game, names, x, y)
+    _draw_scores(draw, game, names, x, y + 6)
+
+
+def _draw_turn_section(
+    draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float
+) -> float:
+    if game.is_over:
+        return y
+    if game.turn is not None and game.die is not None:
+        player = game.turn
+        y = _text(draw, x, y, f"{_player_label(names, player)} places", 18, bold=True)
+        y = _text(draw, x, y, f"rolled {game.die}: {SHORT_NAMES[game.die]}", 15, fill=MUTED)
+        used = _draw_face_and_blocks(draw, x, y, game.die, STONE_COLOURS[player], 56, 22)
+        y += used + 8
+        if game.legal_moves() == ["pass"]:
+            y = _text(draw, x, y, "It fits nowhere: pass", 16, fill=POLYGON_COLOURS[1], bold=True)
+        return y
+    if game.to_roll is not None:
+        y = _text(draw, x, y, f"{_player_label(names, game.to_roll)} rolls next", 18, bold=True)
+        return y
+    return _text(draw, x, y, "Waiting for the opening dice", 16, fill=MUTED)
+
+
+def _draw_countdown(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float) -> float:
+    left = game.extra_turns_left
+    if left is None or game.is_over:
+        return y
+    finisher = 0 if game.finished[0] else 1
+    other = 1 - finisher
+    y += 4
+    draw.rounded_rectangle((x - 4, y - 4, PANEL_X + PANEL_W - 8, y + 54), radius=8, fill=LIGHT_PIECE)
+    y = _text(draw, x + 4, y, f"{_player_label(names, finisher)} finished!", 17, bold=True)
+    turns = "turn" if left == 1 else "turns"
+    y = _text(draw, x + 4, y, f"{_player_label(names, other)}: {left} {turns} left", 17, fill=INK)
+    return y + 6
+
+
+def _draw_scores(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float) -> None:
+    y = _text(draw, x, y, "Score" if not game.is_over else "Final score", 18, bold=True)
+    scores = game.scores()
+    for player in (0, 1):
+        radius = 9
+        draw.ellipse((x, y + 2, x + 2 * radius, y + 2 + 2 * radius), fill=STONE_COLOURS[player], outline=INK, width=2)
+        label = fit_text(displayable(names[player]), 13)
+        draw.text((PANEL_X + PANEL_W - 12, y), str(scores[player]), fill=INK, font=font(17, bold=True), anchor="ra")
+        y = _text(draw, x + 26, y, label, 17, bold=True)
+        polygon = game.polygon(player)
+        if polygon is None:
+            y = _text(draw, x + 26, y, "no polygon", 15, fill=MUTED)
+            continue
+        stones, territory = len(polygon["stones"]), len(polygon["territory"])
+        swatch = POLYGON_COLOURS[player]
+        draw.rectangle((x + 4, y + 3, x + 16, y + 15), fill=swatch, outline=INK)
+        y = _text(draw, x + 26, y, f"{stones} stones + 2×{territory} territory", 15)
+        if game.first_finisher == player:
+            y = _text(draw, x + 26, y, "+ 4 for finishing first", 15)
+    if game.is_over:
+        y += 4
+        for line in _result_lines(game, names):
+            y = _text(draw, x, y, line, 16, bold=True)
+
+
+def _result_lines(game: PolygoGame, names: tuple[str, str]) -> list[str]:
+    result = game.result()
+    if result.reason == "double-pass":
+        return ["Both passed: a draw"]
+    if result.winner is None:
+        return ["Equal scores: a draw"]
+    winner = _player_label(names, result.winner)
+    if result.reason == "finish":
+        return [f"{winner} wins:", "the only polygon"]
+    return [f"{winner} wins", f"{result.scores[0]} to {result.scores[1]}"]
+
+
+# ----------------------------------------------------------------------------------------------- public
+
+
+def render(game: PolygoGame, names: tuple[str, str]) -> bytes:
+    image, draw = new_canvas(WIDTH, HEIGHT)
+    sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
+    mover = game.turn if game.turn is not None else game.to_roll
+    draw_header(draw, WIDTH, sides, mover, _status(game, names))
+    _draw_board(draw, game.size)
+    for player in (0, 1):
+        _draw_polygon_area(draw, game, player)
+    _draw_grid(draw, game.size)
+    for player in (0, 1):
+        _draw_polygon_outline(draw, game, player)
+    _draw_stones(draw, game)
+    _draw_marks(draw, game)
+    _draw_panel(draw, game, names)
+    return to_png(image)
+
+
+def render_dice(face: int) -> bytes:
+    """A die face and the block or blocks it allows, with the block's name."""
+    if face not in BLOCKS:
+        raise ValueError("A die face is 1 to 6.")
+    image, draw = new_canvas(420, 150)
+    draw.rounded_rectangle((4, 4, 416, 146), radius=12, fill=PANEL)
+    _draw_face_and_blocks(draw, 18, 14, face, DARK_PIECE, 80, 28)
+    draw.text((18, 128), BLOCKS[face][0], fill=INK, font=font(17), anchor="lm")
+    return to_png(image)

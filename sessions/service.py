@@ -1,0 +1,422 @@
+"""The session service: challenges, turns, moves, dice, resignations, timeouts, results and ratings.
+
+It is the only place that combines engines, storage and rendering, and it knows nothing of Discord:
+cogs call it with plain ids and text and turn its reports (or its :class:`UserError`) into replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import engines
+from sessions.ratings import Rating, rate
+from storage.database import Database, GameRow, StalePly
+
+MAX_MOVE_TEXT = 100
+CHANCE_PREFIXES = ("open", "roll")
+
+
+class UserError(Exception):
+    """Something a member did that the rules or the bot do not allow. ``message`` is an English
+    catalogue msgid, translated by the cog; ``params`` fill its placeholders."""
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Settings:
+    challenge_ttl: float = 15 * 60
+    reminder_after: float = 24 * 60 * 60
+
+
+@dataclass(frozen=True)
+class PlayedMove:
+    move: str
+    player: int | None
+    kind: str  # "move" (a member's), "chance" (drawn by the bot), "forced_pass" (played by the bot)
+
+
+@dataclass(frozen=True)
+class Finish:
+    winner: int | None
+    reason: str
+    scores: tuple[int, int]
+    rating_changes: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a service call did, for the cog to announce."""
+
+    row: GameRow
+    state: Any
+    played: list[PlayedMove]
+    finish: Finish | None = None
+
+
+def acting_side(state: Any) -> int | None:
+    """Whoever must act next: the player to move, or the player to roll at a dice point."""
+    if state.is_over:
+        return None
+    if state.turn is not None:
+        return state.turn
+    return getattr(state, "to_roll", None)
+
+
+class GameService:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings | None = None,
+        clock: Callable[[], float] = time.time,
+        draw: Callable[[list[str]], str] = secrets.choice,
+    ) -> None:
+        self.db = db
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.draw = draw  # chance outcomes come from here only, so tests can load the dice
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._states: dict[int, Any] = {}
+
+    # --- loading ---------------------------------------------------------------------------------
+
+    async def row(self, game_id: int) -> GameRow:
+        row = await self.db.game(game_id)
+        if row is None:
+            raise UserError("I cannot find game #{id}.", id=game_id)
+        return row
+
+    async def state(self, row: GameRow) -> Any:
+        """The engine state of a game: the replay of its move log, cached per ply."""
+        cached = self._states.get(row.id)
+        if cached is not None and len(cached.moves) == row.ply:
+            return cached.copy()
+        engine = engines.get(row.game)
+        state = engine.new_game(**row.options)
+        for move in await self.db.moves(row.id):
+            state.play(move)
+        self._states[row.id] = state.copy()
+        return state
+
+    async def find_game(
+        self, game: str, user_id: int, channel_id: int, game_id: int | None = None, *, spectate: bool = False
+    ) -> GameRow:
+        """The game a command acts on: the chosen one, else the caller's only game of this kind here.
+        With ``spectate``, anyone may look at any game of this server's channel."""
+        if game_id is not None:
+            row = await self.row(game_id)
+            if row.game != game or (not spectate and user_id not in row.players):
+                raise UserError("Game #{id} is not one of your {game} games.", id=game_id, game=game)
+            return row
+        mine = [r for r in await self.db.active_games_of(user_id, channel_id) if r.game == game]
+        if len(mine) == 1:
+            return mine[0]
+        if len(mine) > 1:
+            raise UserError("You have several {game} games here: choose one with the game option.", game=game)
+        if spectate:
+            here = [
+                r for r in await self.db.games_with_status("active") if r.game == game and r.channel_id == channel_id
+            ]
+            if len(here) == 1:
+                return here[0]
+            if len(here) > 1:
+                raise UserError("Several {game} games are on here: choose one with the game option.", game=game)
+        raise UserError("You have no {game} game in this channel. Start one with /{game} challenge.", game=game)
+
+    async def games_for_choice(self, game: str, user_id: int, channel_id: int) -> list[GameRow]:
+        """Candidates for a command's ``game`` option: the caller's games here first, then others here."""
+        active = [r for r in await self.db.games_with_status("active") if r.game == game and r.channel_id == channel_id]
+        return sorted(active, key=lambda r: (user_id not in r.players, -r.id))
+
+    # --- challenges ------------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        opponent_is_bot: bool,
+        options: dict[str, Any],
+        side: int | None,
+        rated: bool,
+    ) -> GameRow:
+        if opponent_id == challenger_id:
+            raise UserError("You cannot challenge yourself. Pick another member of this server.")
+        if opponent_is_bot:
+            raise UserError("Bots cannot play. Challenge a person instead.")
+        try:
+            engines.get(game).new_game(**options)
+        except ValueError as error:
+            raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
+        await self.expire_challenges()
+        if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
+            raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
+        if side is None:
+            side = secrets.randbelow(2)
+        players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
+        now = self.clock()
+        game_id = await self.db.insert_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            options=options,
+            players=players,
+            challenger_id=challenger_id,
+            rated=rated,
+            now=now,
+            expires_at=now + self.settings.challenge_ttl,
+        )
+        return await self.row(game_id)
+
+    async def accept(self, game_id: int, user_id: int) -> Report:
+        async with self._locks[game_id]:
+            row = await self._open_challenge(game_id)
+            if user_id != row.opponent_id:
+                raise self._wrong_answerer(row, user_id)
+            state = engines.get(row.game).new_game(**row.options)
+            played = self._advance(state)
+            if not await self.db.activate(game_id, self.clock(), [(p.move, p.player, None) for p in played]):
+                raise UserError("This challenge is no longer open.")
+            self._states[game_id] = state.copy()
+            return Report(await self.row(game_id), state, played)
+
+    async def decline(self, game_id: int, user_id: int) -> GameRow:
+        return await self._close_challenge(game_id, user_id, row_must=lambda r: user_id == r.opponent_id)
+
+    async def cancel(self, game_id: int, user_id: int) -> GameRow:
+        return await self._close_challenge(game_id, user_id, row_must=lambda r: user_id == r.challenger_id)
+
+    async def _close_challenge(self, game_id: int, user_id: int, row_must: Callable[[GameRow], bool]) -> GameRow:
+        async with self._locks[game_id]:
+            row = await self._open_challenge(game_id)
+            if not row_must(row):
+                raise self._wrong_answerer(row, user_id)
+            status = "cancelled" if user_id == row.challenger_id else "declined"
+            if not await self.db.transition(game_id, "challenge", status, self.clock()):
+                raise UserError("This challenge is no longer open.")
+            return await self.row(game_id)
+
+    @staticmethod
+    def _wrong_answerer(row: GameRow, user_id: int) -> UserError:
+        if user_id == row.challenger_id:
+            return UserError("You cannot accept or decline your own challenge; use Cancel to withdraw it.")
+        if user_id == row.opponent_id:
+            return UserError("Only the challenger can cancel; use Decline to turn it down.")
+        return UserError("This challenge is between two other members. Start your own with a challenge.")
+
+    async def _open_challenge(self, game_id: int) -> GameRow:
+        row = await self.row(game_id)
+        if row.status == "challenge" and row.expires_at is not None and row.expires_at <= self.clock():
+            await self.db.transition(game_id, "challenge", "expired", self.clock())
+            raise UserError("This challenge has expired. Send a new one if you still want to play.")
+        if row.status != "challenge":
+            raise UserError("This challenge is no longer open.")
+        return row
+
+    async def expire_challenges(self) -> list[GameRow]:
+        """Mark every challenge past its time as expired; returns them so their messages can be updated."""
+        expired = []
+        for row in await self.db.games_with_status("challenge"):
+            past_due = row.expires_at is not None and row.expires_at <= self.clock()
+            if past_due and await self.db.transition(row.id, "challenge", "expired", self.clock()):
+                expired.append(await self.row(row.id))
+        return expired
+
+    # --- moves -----------------------------------------------------------------------------------
+
+    async def play(self, game_id: int, user_id: int, text: str) -> Report:
+        text = " ".join(text.split())
+        if not text:
+            raise UserError("Type a move, for example one from the autocomplete list.")
+        if len(text) > MAX_MOVE_TEXT:
+            raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
+        if text.lower().startswith(CHANCE_PREFIXES):
+            raise UserError("Dice are rolled by the bot, never chosen: use the roll command.")
+        async with self._locks[game_id]:
+            row, state, side = await self._my_turn(game_id, user_id)
+            if state.chance:
+                raise UserError("Roll the die first with /{game} roll.", game=row.game)
+            try:
+                state.play(text)
+            except engines.IllegalMove as error:
+                raise UserError("That move is not legal: {reason}", reason=str(error)) from error
+            played = [PlayedMove(state.moves[-1], side, "move"), *self._advance(state)]
+            return await self._commit(row, state, played, user_id)
+
+    async def roll(self, game_id: int, user_id: int) -> Report:
+        """The player to move asks for their die; the bot draws it and logs it as a chance move."""
+        async with self._locks[game_id]:
+            row = await self._active(game_id, user_id)
+            state = await self.state(row)
+            side = row.side_of(user_id)
+            if not state.chance or getattr(state, "to_roll", None) is None:
+                if state.turn == side:
+                    raise UserError("You have already rolled: place your block now.")
+                raise UserError("It is not your turn: wait for {mention}.", mention=f"<@{self._acting(row, state)}>")
+            if state.to_roll != side:
+                raise UserError(
+                    "It is not your turn to roll: wait for {mention}.",
+                    mention=f"<@{row.players[state.to_roll]}>",
+                )
+            state.play(self.draw(state.legal_moves()))
+            played = [PlayedMove(state.moves[-1], None, "chance"), *self._advance(state)]
+            return await self._commit(row, state, played, user_id)
+
+    async def resign(self, game_id: int, user_id: int) -> Report:
+        async with self._locks[game_id]:
+            row = await self._active(game_id, user_id)
+            state = await self.state(row)
+            loser = row.side_of(user_id)
+            assert loser is not None
+            return await self._end_without_move(row, state, 1 - loser, "resign")
+
+    async def claim(self, game_id: int, user_id: int) -> Report:
+        """Win a game whose opponent has not acted for twice the reminder time."""
+        async with self._locks[game_id]:
+            row = await self._active(game_id, user_id)
+            state = await self.state(row)
+            claimant = row.side_of(user_id)
+            if acting_side(state) == claimant:
+                raise UserError("It is your turn, so there is nothing to claim: make your move.")
+            waited = self.clock() - (row.last_move_at or row.created_at)
+            needed = 2 * self.settings.reminder_after
+            if waited < needed:
+                hours = max(1, round((needed - waited) / 3600))
+                raise UserError("You can claim the win if your opponent still has not moved in {hours} h.", hours=hours)
+            assert claimant is not None
+            return await self._end_without_move(row, state, claimant, "timeout")
+
+    async def _active(self, game_id: int, user_id: int) -> GameRow:
+        row = await self.row(game_id)
+        if user_id not in row.players:
+            raise UserError("You are not playing in this game. Start your own with a challenge.")
+        if row.status == "finished":
+            raise UserError("This game is already over. Start a new one with a challenge.")
+        if row.status != "active":
+            raise UserError("This game has not started: the challenge must be accepted first.")
+        return row
+
+    async def _my_turn(self, game_id: int, user_id: int) -> tuple[GameRow, Any, int]:
+        row = await self._active(game_id, user_id)
+        state = await self.state(row)
+        side = row.side_of(user_id)
+        assert side is not None
+        if acting_side(state) != side:
+            raise UserError("It is not your turn: wait for {mention}.", mention=f"<@{self._acting(row, state)}>")
+        return row, state, side
+
+    @staticmethod
+    def _acting(row: GameRow, state: Any) -> int:
+        side = acting_side(state)
+        return row.players[side] if side is not None else row.players[0]
+
+    def _advance(self, state: Any) -> list[PlayedMove]:
+        """Play what nobody chooses: dice that no player rolls by command, and passes the rules force."""
+        played = []
+        while not state.is_over:
+            if state.chance:
+                if getattr(state, "to_roll", None) is not None:
+                    break  # the player rolls by command
+                state.play(self.draw(state.legal_moves()))
+                played.append(PlayedMove(state.moves[-1], None, "chance"))
+            elif state.legal_moves() == ["pass"]:
+                side = state.turn
+                state.play("pass")
+                played.append(PlayedMove("pass", side, "forced_pass"))
+            else:
+                break
+        return played
+
+    async def _commit(self, row: GameRow, state: Any, played: list[PlayedMove], user_id: int) -> Report:
+        finish = None
+        if state.is_over:
+            result = state.result()
+            finish = (result.winner, result.reason, tuple(result.scores))
+        rows = [(p.move, p.player, user_id if p.kind == "move" else None) for p in played]
+        try:
+            await self.db.append_moves(row.id, row.ply, rows, self.clock(), finish)
+        except StalePly as error:
+            self._states.pop(row.id, None)
+            raise UserError("The game changed while you were moving. Look at the board and try again.") from error
+        self._states[row.id] = state.copy()
+        new_row = await self.row(row.id)
+        return Report(new_row, state, played, await self._settle(new_row) if finish else None)
+
+    async def _end_without_move(self, row: GameRow, state: Any, winner: int, reason: str) -> Report:
+        scores = tuple(state.scores()) if hasattr(state, "scores") else (0, 0)
+        try:
+            await self.db.finish_without_move(row.id, row.ply, (winner, reason, scores), self.clock())
+        except StalePly as error:
+            raise UserError("The game changed meanwhile. Look at the board and try again.") from error
+        new_row = await self.row(row.id)
+        return Report(new_row, state, [], await self._settle(new_row))
+
+    async def _settle(self, row: GameRow) -> Finish:
+        """Count the finished game in both players' records and, if rated, their ratings."""
+        assert row.result_reason is not None and row.scores is not None
+        winner = row.winner
+        outcomes = {None: ("draws", "draws"), 0: ("wins", "losses"), 1: ("losses", "wins")}
+        outcome = outcomes[winner]
+        changes: dict[int, tuple[int, int]] = {}
+        new_ratings = None
+        if row.rated:
+            old = tuple([await self.rating(row.guild_id, row.game, user) for user in row.players])
+            new = rate((old[0], old[1]), winner)
+            new_ratings = {
+                user: (after.mu, after.sigma, before.mu)
+                for user, before, after in zip(row.players, old, new, strict=True)
+            }
+            changes = {
+                user: (before.shown, after.shown) for user, before, after in zip(row.players, old, new, strict=True)
+            }
+        await self.db.record_result(row, outcome, new_ratings)
+        return Finish(winner, row.result_reason, row.scores, changes)
+
+    # --- ratings, reminders ----------------------------------------------------------------------
+
+    async def rating(self, guild_id: int, game: str, user_id: int) -> Rating:
+        stored = await self.db.rating(guild_id, game, user_id)
+        return Rating() if stored is None else Rating(stored.mu, stored.sigma, stored.rated_games)
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[tuple[int, Rating]]:
+        rows = await self.db.leaderboard(guild_id, game, limit)
+        return [(r.user_id, Rating(r.mu, r.sigma, r.rated_games)) for r in rows]
+
+    async def stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int, int, Rating]]:
+        return [
+            (r.game, r.wins, r.losses, r.draws, await self.rating(guild_id, r.game, user_id))
+            for r in await self.db.records_of(guild_id, user_id)
+        ]
+
+    async def due_reminders(self) -> list[tuple[GameRow, int]]:
+        """Active games whose player to act has been idle past the reminder time and not yet reminded:
+        (game, user id to remind). Each game is reminded once per idle spell."""
+        due = []
+        now = self.clock()
+        for row in await self.db.games_with_status("active"):
+            idle_since = row.last_move_at or row.created_at
+            if row.reminded_at is None and now - idle_since >= self.settings.reminder_after:
+                state = await self.state(row)
+                due.append((row, self._acting(row, state)))
+                await self.db.mark_reminded(row.id, now)
+        return due
+
+
+async def render_board(row: GameRow, state: Any, names: tuple[str, str]) -> bytes:
+    """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
+    renderer = importlib.import_module(f"render.{row.game}")
+    snapshot = state.copy()  # the renderer reads a copy, so a later move can never race the drawing
+    return await asyncio.to_thread(renderer.render, snapshot, names)

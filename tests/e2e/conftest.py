@@ -1,0 +1,34 @@
+"""Fixtures that run the real bot against the fake Discord server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from bot import GameBot, Settings, create_bot
+from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with start_fake_discord(timeout=15.0) as server:
+        yield server
+
+
+@pytest.fixture
+def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[[], GameBot]:
+    """A fresh bot on the same database each call, as after a crash and restart."""
+
+    def build() -> GameBot:
+        settings = Settings(
+            _env_file=None,
+            discord_token="test-token",
+            database_path=tmp_path / "games.sqlite3",
+            dev_guild_id=fake.guild.id,
+            sweep_seconds=3600,
+        )
+        return create_bot(settings, guild_ready_timeout=0.05)
+
+    return build

@@ -1,0 +1,291 @@
+"""The session service over a real SQLite file: challenges, turns, dice, results, ratings, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import engines
+from sessions.service import GameService, Settings, UserError
+from storage.database import Database, StalePly
+
+GUILD, CHANNEL = 1, 2
+ALICE, BOB, CAROL = 101, 102, 103
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "games.sqlite3")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(db: Database, clock: Clock) -> GameService:
+    return GameService(db, Settings(challenge_ttl=900, reminder_after=3600), clock=clock)
+
+
+async def start(service: GameService, game: str = "iago", options: dict | None = None, rated: bool = True) -> int:
+    row = await service.challenge(
+        game=game,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        opponent_is_bot=False,
+        options=options if options is not None else ({"variant": "standard"} if game == "iago" else {}),
+        side=0,
+        rated=rated,
+    )
+    await service.accept(row.id, BOB)
+    return row.id
+
+
+async def play_to_end(service: GameService, game_id: int, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    for _ in range(2000):
+        row = await service.row(game_id)
+        if row.status == "finished":
+            return
+        state = await service.state(row)
+        if state.chance:
+            await service.roll(game_id, row.players[state.to_roll])
+            continue
+        await service.play(game_id, row.players[state.turn], rng.choice(state.legal_moves()))
+    raise AssertionError("game did not finish")
+
+
+async def test_challenge_refuses_self_bots_and_a_second_open_challenge(service: GameService) -> None:
+    base = dict(game="iago", guild_id=GUILD, channel_id=CHANNEL, options={}, side=None, rated=True)
+    with pytest.raises(UserError, match="yourself"):
+        await service.challenge(challenger_id=ALICE, opponent_id=ALICE, opponent_is_bot=False, **base)
+    with pytest.raises(UserError, match="Bots"):
+        await service.challenge(challenger_id=ALICE, opponent_id=BOB, opponent_is_bot=True, **base)
+    await service.challenge(challenger_id=ALICE, opponent_id=BOB, opponent_is_bot=False, **base)
+    with pytest.raises(UserError, match="already an open challenge"):
+        await service.challenge(challenger_id=BOB, opponent_id=ALICE, opponent_is_bot=False, **base)
+
+
+async def test_bad_options_are_refused_with_the_allowed_values(service: GameService) -> None:
+    with pytest.raises(UserError) as caught:
+        await service.challenge(
+            game="iago",
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            challenger_id=ALICE,
+            opponent_id=BOB,
+            opponent_is_bot=False,
+            options={"variant": "wild"},
+            side=None,
+            rated=True,
+        )
+    assert "standard" in caught.value.params["reason"]
+
+
+async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service: GameService) -> None:
+    row = await service.challenge(
+        game="iago",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        opponent_is_bot=False,
+        options={},
+        side=1,
+        rated=True,
+    )
+    assert row.players == (BOB, ALICE)  # the challenger asked for side 1
+    for stranger_action in (service.accept, service.decline, service.cancel):
+        with pytest.raises(UserError):
+            await stranger_action(row.id, CAROL)
+    with pytest.raises(UserError, match="own challenge"):
+        await service.accept(row.id, ALICE)
+    with pytest.raises(UserError, match="Only the challenger"):
+        await service.cancel(row.id, BOB)
+    assert (await service.row(row.id)).status == "challenge"
+    assert (await service.cancel(row.id, ALICE)).status == "cancelled"
+    with pytest.raises(UserError, match="no longer open"):
+        await service.accept(row.id, BOB)
+
+
+async def test_challenge_expires_after_its_time(service: GameService, clock: Clock) -> None:
+    row = await service.challenge(
+        game="iago",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE,
+        opponent_id=BOB,
+        opponent_is_bot=False,
+        options={},
+        side=0,
+        rated=True,
+    )
+    clock.now += 901
+    expired = await service.expire_challenges()
+    assert [r.id for r in expired] == [row.id]
+    with pytest.raises(UserError, match="no longer open"):
+        await service.accept(row.id, BOB)
+
+
+async def test_moves_out_of_turn_illegal_or_by_strangers_change_nothing(service: GameService) -> None:
+    game_id = await start(service)
+    with pytest.raises(UserError, match="not your turn"):
+        await service.play(game_id, BOB, "E4")
+    with pytest.raises(UserError, match="not playing"):
+        await service.play(game_id, CAROL, "E4")
+    with pytest.raises(UserError, match="not legal"):
+        await service.play(game_id, ALICE, "E5")  # the centre needs a release
+    for garbage in ("", "   ", "x" * 500, "ＥＦ", "roll 6", "open 1 2", "💥"):
+        with pytest.raises(UserError):
+            await service.play(game_id, ALICE, garbage)
+    row = await service.row(game_id)
+    assert row.ply == 0 and await service.db.moves(game_id) == []
+    report = await service.play(game_id, ALICE, " e4 ")
+    assert [p.move for p in report.played] == ["E4"] and report.row.ply == 1
+
+
+async def test_a_double_click_applies_the_move_once(service: GameService) -> None:
+    game_id = await start(service)
+    results = await asyncio.gather(
+        service.play(game_id, ALICE, "E4"), service.play(game_id, ALICE, "E4"), return_exceptions=True
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert any(isinstance(r, UserError) for r in results)
+    assert await service.db.moves(game_id) == ["E4"]
+
+
+async def test_the_ply_check_refuses_a_write_from_a_stale_reader(service: GameService, db: Database) -> None:
+    game_id = await start(service)
+    await db.append_moves(game_id, 0, [("E4", 0, ALICE)], now=1.0)
+    with pytest.raises(StalePly):
+        await db.append_moves(game_id, 0, [("E6", 0, ALICE)], now=2.0)
+    assert await db.moves(game_id) == ["E4"]
+
+
+async def test_a_second_process_sees_the_first_ones_moves(service: GameService, db: Database, tmp_path: Path) -> None:
+    game_id = await start(service)
+    other = GameService(await Database.open(tmp_path / "games.sqlite3"))
+    try:
+        await service.play(game_id, ALICE, "E4")
+        with pytest.raises(UserError, match="not your turn"):
+            await other.play(game_id, ALICE, "E6")
+        state = await other.state(await other.row(game_id))
+        assert state.moves == ["E4"]
+    finally:
+        await other.db.close()
+
+
+async def test_a_full_rated_game_updates_records_and_the_leaderboard(service: GameService) -> None:
+    game_id = await start(service)
+    await play_to_end(service, game_id)
+    row = await service.row(game_id)
+    state = await service.state(row)
+    result = state.result()
+    assert row.status == "finished" and row.winner == result.winner and row.scores == tuple(result.scores)
+    board = await service.leaderboard(GUILD, "iago")
+    assert {user for user, _ in board} == {ALICE, BOB}
+    winner = row.players[result.winner]
+    assert board[0][0] == winner and board[0][1].rated_games == 1 and board[0][1].provisional
+    stats = dict((g, (w, lo, d)) for g, w, lo, d, _ in await service.stats(GUILD, winner))
+    assert stats["iago"] == (1, 0, 0)
+    with pytest.raises(UserError, match="already over"):
+        await service.play(game_id, ALICE, "E4")
+
+
+async def test_resigning_gives_the_win_and_an_unrated_game_keeps_ratings(service: GameService) -> None:
+    game_id = await start(service, rated=False)
+    report = await service.resign(game_id, BOB)  # resigning is allowed out of turn
+    assert report.finish is not None and report.finish.winner == 0 and report.finish.reason == "resign"
+    assert report.finish.rating_changes == {}
+    assert await service.leaderboard(GUILD, "iago") == []
+    assert [(g, w, lo) for g, w, lo, _, _ in await service.stats(GUILD, ALICE)] == [("iago", 1, 0)]
+
+
+async def test_claiming_needs_twice_the_reminder_time(service: GameService, clock: Clock) -> None:
+    game_id = await start(service)
+    with pytest.raises(UserError, match="your turn"):
+        await service.claim(game_id, ALICE)
+    with pytest.raises(UserError, match="claim the win"):
+        await service.claim(game_id, BOB)
+    clock.now += 3600
+    due = await service.due_reminders()
+    assert [(row.id, user) for row, user in due] == [(game_id, ALICE)]
+    assert await service.due_reminders() == []  # reminded once
+    clock.now += 3600
+    report = await service.claim(game_id, BOB)
+    assert report.finish is not None and report.finish.winner == 1 and report.finish.reason == "timeout"
+
+
+async def test_a_restart_replays_the_log_into_the_same_state(service: GameService, db: Database) -> None:
+    game_id = await start(service)
+    for move in ("E4", None, None):
+        row = await service.row(game_id)
+        state = await service.state(row)
+        await service.play(game_id, row.players[state.turn], move or state.legal_moves()[0])
+    before = (await service.state(await service.row(game_id))).to_dict()
+    fresh = GameService(db)
+    assert (await fresh.state(await fresh.row(game_id))).to_dict() == before
+
+
+async def test_polygo_dice_are_drawn_by_the_session_and_logged(db: Database, clock: Clock) -> None:
+    faces = iter(["open 2 5", "roll 1"])
+    service = GameService(db, clock=clock, draw=lambda outcomes: next(faces))
+    game_id = await start(service, "polygo", {"size": 9})
+    moves = await db.moves(game_id)
+    assert moves == ["open 2 5"]  # rolled at acceptance; the lower die (Black's 2) starts
+    state = await service.state(await service.row(game_id))
+    assert state.turn == 0
+    with pytest.raises(UserError, match="Dice are rolled by the bot"):
+        await service.play(game_id, ALICE, "roll 6")
+    with pytest.raises(UserError, match="already rolled"):
+        await service.roll(game_id, ALICE)
+    await service.play(game_id, ALICE, state.legal_moves()[0])
+    state = await service.state(await service.row(game_id))
+    assert state.turn == 1 and not state.chance  # White places next, with White's own opening die
+    with pytest.raises(UserError, match="not your turn"):
+        await service.play(game_id, ALICE, state.legal_moves()[0])
+    await service.play(game_id, BOB, state.legal_moves()[0])
+    state = await service.state(await service.row(game_id))
+    assert state.chance and state.to_roll == 0
+    with pytest.raises(UserError, match="not your turn"):
+        await service.roll(game_id, BOB)
+    with pytest.raises(UserError, match="Roll the die first"):
+        await service.play(game_id, ALICE, "A1 A2")
+    report = await service.roll(game_id, ALICE)
+    assert report.played[0].move == "roll 1" and report.played[0].kind == "chance"
+    assert (await db.moves(game_id))[-1] == "roll 1"
+
+
+async def test_a_polygo_game_plays_to_a_result_with_secret_dice(service: GameService) -> None:
+    game_id = await start(service, "polygo", {"size": 9})
+    await play_to_end(service, game_id, seed=3)
+    row = await service.row(game_id)
+    replay = engines.get("polygo").new_game(size=9)
+    for move in await service.db.moves(game_id):
+        replay.play(move)
+    assert replay.is_over and replay.result().scores == row.scores
+
+
+async def test_isaac_plays_to_a_result_with_forced_passes_played_by_the_bot(service: GameService) -> None:
+    game_id = await start(service, "isaac")
+    await play_to_end(service, game_id, seed=5)
+    moves = await service.db.moves(game_id)
+    assert "pass" in moves  # the placement phase always ends with passes
+    assert (await service.row(game_id)).status == "finished"
