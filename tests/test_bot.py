@@ -1,0 +1,42 @@
+"""bot.py: settings, building the bot without a network, and the start-up messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import bot as bot_module
+
+
+def test_settings_have_defaults_for_everything_but_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = bot_module.Settings(_env_file=None)
+    assert settings.discord_token is None
+    assert settings.database_path == Path("data/games.sqlite3")
+    assert settings.dev_guild_id is None and settings.challenge_ttl_minutes == 15 and settings.reminder_hours == 24
+
+
+def test_settings_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv("DEV_GUILD_ID", "42")
+    monkeypatch.setenv("CHALLENGE_TTL_MINUTES", "5")
+    settings = bot_module.Settings(_env_file=None)
+    assert (settings.discord_token, settings.dev_guild_id, settings.challenge_ttl_minutes) == ("abc", 42, 5)
+
+
+def test_create_bot_touches_no_network() -> None:
+    built = bot_module.create_bot(bot_module.Settings(_env_file=None, discord_token="x"))
+    assert not built.is_ready() and built.db is None
+    with pytest.raises(RuntimeError):
+        _ = built.service  # nothing is opened before start-up
+
+
+def test_a_missing_token_points_to_env_example(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env here
+    assert bot_module.main() == 2
+    assert ".env.example" in capsys.readouterr().err
