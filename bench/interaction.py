@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engines  # noqa: E402
-from bot import Settings, create_bot  # noqa: E402
-from tests.e2e.fake_discord import start_fake_discord  # noqa: E402
+import engines
+from bot import Settings, create_bot
+from tests.e2e.fake_discord import start_fake_discord
 
 GAMES = {"iago": {}, "isaac": {}, "polygo": {"size": 19}}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engines  # noqa: E402
+import engines
 
 OPTIONS = {"iago": {}, "isaac": {}, "polygo": {"size": 19}}
 NAMES = ("Alice", "Bob")

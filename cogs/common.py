@@ -226,16 +226,24 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(thinking=True)
         await post_board(interaction, report, present.report_text(interaction.guild_locale, report))
 
-    async def legal_choices(
-        self, interaction: discord.Interaction, current: str, label: Any = None
-    ) -> list[app_commands.Choice[str]]:
-        """Legal moves of the caller's game that match what was typed, when it is their turn."""
+    async def state_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:
+        """The caller's game state while they are to move (not roll), else None: autocomplete then offers
+        nothing, and submitting explains why."""
         try:
             row = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
             state = await self.service.state(row)
         except UserError:
-            return []
+            return None
         if acting_side(state) != row.side_of(interaction.user.id) or state.chance:
+            return None
+        return state
+
+    async def legal_choices(
+        self, interaction: discord.Interaction, current: str, label: Any = None
+    ) -> list[app_commands.Choice[str]]:
+        """Legal moves of the caller's game that match what was typed, when it is their turn."""
+        state = await self.state_for_autocomplete(interaction)
+        if state is None:
             return []
         wanted = current.lower().replace(" ", "").replace(",", "")
         matches = [m for m in state.legal_moves() if wanted in m.lower().replace(" ", "")]

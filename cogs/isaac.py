@@ -104,12 +104,8 @@ class IsaacCog(GameCog, group_name="isaac", group_description="Play ISAAC: place
         return [app_commands.Choice(name=label, value=start) for start, label in list(found.items())[:25]]
 
     async def _all_placements(self, interaction: discord.Interaction) -> list[str]:
-        try:
-            row = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
-            state = await self.service.state(row)
-        except UserError:
-            return []
-        if state.turn != row.side_of(interaction.user.id):
+        state = await self.state_for_autocomplete(interaction)
+        if state is None:
             return []
         return [m for m in state.legal_moves() if "-" in m and not m.startswith("x")]
 
@@ -148,12 +144,8 @@ class IsaacCog(GameCog, group_name="isaac", group_description="Play ISAAC: place
     async def remove_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        try:
-            row = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
-            state = await self.service.state(row)
-        except UserError:
-            return []
-        if state.turn != row.side_of(interaction.user.id):
+        state = await self.state_for_autocomplete(interaction)
+        if state is None:
             return []
         current_score = state.scores()[state.turn]
         choices = []

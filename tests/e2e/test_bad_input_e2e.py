@@ -53,15 +53,21 @@ async def test_challenge_buttons_refuse_strangers_and_the_wrong_side(
     fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
     async with fake.running_bot(make_bot()) as bot:
-        own = await private_reply(await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.alice.id}))
+        own = await private_reply(
+            await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.alice.id})
+        )
         assert "yourself" in own.content
         bot_reply = await private_reply(
             await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bot_user.id})
         )
         assert "Bots" in bot_reply.content
 
-        challenge = await public_reply(await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id}))
-        again = await private_reply(await fake.slash(fake.bob, "iago", "challenge", options={"opponent": fake.alice.id}))
+        challenge = await public_reply(
+            await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id})
+        )
+        again = await private_reply(
+            await fake.slash(fake.bob, "iago", "challenge", options={"opponent": fake.alice.id})
+        )
         assert "already an open challenge" in again.content
         accept, decline, cancel = challenge.custom_ids()
         game_id = int(accept.rsplit(":", 1)[1])
@@ -86,7 +92,9 @@ async def test_challenge_buttons_refuse_strangers_and_the_wrong_side(
 
 async def test_buttons_work_after_a_restart(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
     async with fake.running_bot(make_bot()):
-        challenge = await public_reply(await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id}))
+        challenge = await public_reply(
+            await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id})
+        )
     accept = challenge.custom_ids()[0]
     game_id = int(accept.rsplit(":", 1)[1])
     async with fake.running_bot(make_bot()) as bot:

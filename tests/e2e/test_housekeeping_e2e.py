@@ -14,7 +14,9 @@ async def test_an_unanswered_challenge_expires_and_loses_its_buttons(
     fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
     async with fake.running_bot(make_bot()) as bot:
-        challenge = await public_reply(await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id}))
+        challenge = await public_reply(
+            await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id})
+        )
         bot.service.clock = lambda: time.time() + 16 * 60  # past the default 15 minutes
         await bot.get_cog("HousekeepingCog").expire()
         await fake.wait_until(lambda: "expired" in fake.messages[challenge.id].content, what="the expiry edit")
@@ -29,7 +31,9 @@ async def test_an_idle_player_is_reminded_once_then_the_opponent_can_claim(
         bot.service.clock = lambda: time.time() + 25 * 3600
         housekeeping = bot.get_cog("HousekeepingCog")
         await housekeeping.remind()
-        reminder = await fake.wait_for_message(fake.channel, lambda m: "waiting for your move" in m.content, after=board)
+        reminder = await fake.wait_for_message(
+            fake.channel, lambda m: "waiting for your move" in m.content, after=board
+        )
         assert fake.alice.mention in reminder.content  # Dark (alice) has not moved
         await housekeeping.remind()
         reminders = [m for m in fake.channel_messages(fake.channel) if "waiting for your move" in m.content]

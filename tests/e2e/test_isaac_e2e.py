@@ -63,4 +63,3 @@ async def test_removal_autocomplete_shows_the_points(fake: FakeDiscord, make_bot
         span = choices[0]["value"]
         points = int(choices[0]["name"].split(" -> ")[1].split()[0])
         assert points == mirror.state.removal_points(span)
-

@@ -10,7 +10,9 @@ from tests.e2e.driver import PNG_SIGNATURE, Mirror, challenge_and_accept, privat
 from tests.e2e.fake_discord import FakeDiscord
 
 
-async def test_a_full_polygo_game_with_dice_reaches_a_result(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
+async def test_a_full_polygo_game_with_dice_reaches_a_result(
+    fake: FakeDiscord, make_bot: Callable[[], GameBot]
+) -> None:
     mirror = Mirror("polygo", {"size": 9}, seed=1)
     players = (fake.alice, fake.bob)
     async with fake.running_bot(make_bot()) as bot:
