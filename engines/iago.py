@@ -401,10 +401,14 @@ class IagoGame:
                 return f"You must capture {best} {disks}: play one of {choices}."
         flip = "capture" if self.variant == "simple" else "capture or release"
         if cell == CENTRE:
-            return f"{cell} is the centre: you may place there only to {flip}."
-        if cell in OUTER:
-            return f"{cell} is on the outer ring: you may place there only to {flip}."
-        return f"{cell} is not a legal move here."
+            reason = f"{cell} is the centre: you may place there only to {flip}."
+        elif cell in OUTER:
+            reason = f"{cell} is on the outer ring: you may place there only to {flip}."
+        else:
+            reason = f"{cell} is not a legal move here."
+        if self.call_owed:
+            reason += f" You are owed a call, so you may play call {cell}."
+        return reason
 
     @classmethod
     def _from_position(

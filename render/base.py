@@ -121,7 +121,8 @@ def displayable(text: str) -> str:
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Encode as an optimised PNG; boards have few colours, so a palette keeps them small."""
+    """Encode as an optimised PNG; boards have few colours, so a palette keeps them small. The octree
+    quantizer keeps the colour of small features (a lone legal-move dot) that median cut would merge."""
     buffer = io.BytesIO()
-    image.convert("P", palette=Image.Palette.ADAPTIVE, colors=256).save(buffer, format="PNG", optimize=True)
+    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()

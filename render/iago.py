@@ -40,7 +40,7 @@ SCALE = 2  # supersampling factor for the board
 BOARD_TOP = HEADER_HEIGHT + 8
 BOARD_HEIGHT = int(8 * 1.5 * HEX + 2 * HEX + 2.2 * HEX)  # the cells plus room for the edge labels
 PANEL_TOP = BOARD_TOP + BOARD_HEIGHT + 4
-PANEL_HEIGHT = 132
+PANEL_HEIGHT = 156
 HEIGHT = PANEL_TOP + PANEL_HEIGHT + MARGIN
 
 INNER_TONE = (226, 208, 172)
@@ -211,15 +211,15 @@ def _draw_panel(draw: ImageDraw.ImageDraw, game: iago.IagoGame, names: tuple[str
         draw.text((columns[3][1], y), f"{formula}{scores[side]}", fill=INK, font=score_font, anchor="mm")
     note = _note(game)
     if note:
-        draw.text((WIDTH - MARGIN - 14, top + 20), note, fill=HIGHLIGHT, font=head_font, anchor="rm")
+        draw.text((MARGIN + 16, top + 134), note, fill=HIGHLIGHT, font=font(19, bold=True), anchor="lm")
 
 
 def _note(game: iago.IagoGame) -> str:
     if game.call_owed:
-        return "Call owed: play call <cell> on any empty cell"
+        return "A call is owed: you may play call <cell> on any empty cell."
     forced = game.forced_capture()
     if forced and game.variant in ("standard", "simple"):
-        return f"Must capture {forced}"
+        return f"Capture required: the most disks you can take is {forced}."
     return ""
 
 
@@ -234,9 +234,7 @@ def render(game: iago.IagoGame, names: tuple[str, str]) -> bytes:
     draw_header(draw, WIDTH, sides, game.turn, _status(game))
     image.paste(_draw_board(game), (0, BOARD_TOP))
     _draw_panel(draw, game, names)
-    # to_png's median-cut palette can merge a colour used by few pixels (a lone legal dot) into a
-    # neighbour; an octree pass first keeps every small feature's colour, and leaves to_png <= 256 colours.
-    return to_png(image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).convert("RGB"))
+    return to_png(image)
 
 
 __all__ = ["HEIGHT", "WIDTH", "cell_center", "render"]
