@@ -238,19 +238,14 @@ class GameCog(commands.GroupCog):
             return None
         return state
 
-    async def legal_choices(
-        self, interaction: discord.Interaction, current: str, label: Any = None
-    ) -> list[app_commands.Choice[str]]:
+    async def legal_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """Legal moves of the caller's game that match what was typed, when it is their turn."""
         state = await self.state_for_autocomplete(interaction)
         if state is None:
             return []
         wanted = current.lower().replace(" ", "").replace(",", "")
         matches = [m for m in state.legal_moves() if wanted in m.lower().replace(" ", "")]
-        return [
-            app_commands.Choice(name=(label(state, m) if label else m)[:100], value=m)
-            for m in matches[:AUTOCOMPLETE_LIMIT]
-        ]
+        return [app_commands.Choice(name=m, value=m) for m in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         assert interaction.channel_id is not None
