@@ -6,12 +6,13 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import engines
 from sessions.service import GameService, Settings, UserError
-from storage.database import Database, StalePly
+from storage.database import Database, GameRow, StalePly
 
 GUILD, CHANNEL = 1, 2
 ALICE, BOB, CAROL = 101, 102, 103
@@ -42,18 +43,24 @@ def service(db: Database, clock: Clock) -> GameService:
     return GameService(db, Settings(challenge_ttl=900, reminder_after=3600), clock=clock)
 
 
-async def start(service: GameService, game: str = "iago", options: dict | None = None, rated: bool = True) -> int:
-    row = await service.challenge(
+async def challenge(service: GameService, game: str = "iago", **overrides: Any) -> GameRow:
+    """alice challenges bob as side 0, unless ``overrides`` say otherwise."""
+    arguments: dict[str, Any] = dict(
         game=game,
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger_id=ALICE,
         opponent_id=BOB,
         opponent_is_bot=False,
-        options=options if options is not None else ({"variant": "standard"} if game == "iago" else {}),
+        options={"variant": "standard"} if game == "iago" else {},
         side=0,
-        rated=rated,
+        rated=True,
     )
+    return await service.challenge(**{**arguments, **overrides})
+
+
+async def start(service: GameService, game: str = "iago", options: dict | None = None, rated: bool = True) -> int:
+    row = await challenge(service, game, rated=rated, **({} if options is None else {"options": options}))
     await service.accept(row.id, BOB)
     return row.id
 
@@ -85,32 +92,12 @@ async def test_challenge_refuses_self_bots_and_a_second_open_challenge(service: 
 
 async def test_bad_options_are_refused_with_the_allowed_values(service: GameService) -> None:
     with pytest.raises(UserError) as caught:
-        await service.challenge(
-            game="iago",
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            challenger_id=ALICE,
-            opponent_id=BOB,
-            opponent_is_bot=False,
-            options={"variant": "wild"},
-            side=None,
-            rated=True,
-        )
+        await challenge(service, options={"variant": "wild"})
     assert "standard" in caught.value.params["reason"]
 
 
 async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service: GameService) -> None:
-    row = await service.challenge(
-        game="iago",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        opponent_is_bot=False,
-        options={},
-        side=1,
-        rated=True,
-    )
+    row = await challenge(service, side=1)
     assert row.players == (BOB, ALICE)  # the challenger asked for side 1
     for stranger_action in (service.accept, service.decline, service.cancel):
         with pytest.raises(UserError):
@@ -126,17 +113,7 @@ async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service
 
 
 async def test_challenge_expires_after_its_time(service: GameService, clock: Clock) -> None:
-    row = await service.challenge(
-        game="iago",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE,
-        opponent_id=BOB,
-        opponent_is_bot=False,
-        options={},
-        side=0,
-        rated=True,
-    )
+    row = await challenge(service, side=0)
     clock.now += 901
     expired = await service.expire_challenges()
     assert [r.id for r in expired] == [row.id]
