@@ -34,9 +34,8 @@ async def measure(game: str, options: dict, moves: int, folder: Path) -> list[fl
             message = await challenge.final()
             accepted = await fake.click(fake.bob, message, message.custom_ids()[0])
             await accepted.followups(1)
-            game_id = int(message.custom_ids()[0].rsplit(":", 1)[1]) if message.custom_ids() else 1
-            rows = await bot.service.db.games_with_status("active")
-            game_id = rows[0].id
+            (row,) = await bot.service.db.games_with_status("active")
+            game_id = row.id
             state = engines.get(game).new_game(**options)
             rng = random.Random(3)
             players = (fake.alice, fake.bob)
