@@ -10,6 +10,7 @@ from PIL import Image
 
 from engines import polygo
 from render import polygo as view
+from tests.test_polygo_engine import BLACK_FINISHES
 
 NAMES = ("Alice", "Bob")
 
@@ -17,25 +18,7 @@ NAMES = ("Alice", "Bob")
 def finished_game() -> polygo.PolygoGame:
     """Black closes a ring around E5/E6 (White stones inside) on 9x9 and White has two turns left."""
     game = polygo.new_game(size=9)
-    for move in (
-        "open 1 2",
-        "D4 E4",
-        "A1 B1 C1",
-        "roll 1",
-        "F4 F5",
-        "roll 1",
-        "E5 E6",
-        "roll 1",
-        "D5 D6",
-        "roll 1",
-        "A3 B3",
-        "roll 1",
-        "F6 F7",
-        "roll 1",
-        "A5 B5",
-        "roll 1",
-        "D7 E7",
-    ):
+    for move in BLACK_FINISHES:
         game.play(move)
     return game
 
