@@ -17,7 +17,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import engines
 from cogs import present
 from cogs.rules_text import rules_lines
 from locales import N_, tr
@@ -339,7 +338,3 @@ class GameCog(commands.GroupCog):
 def side_choices(game: str) -> list[app_commands.Choice[int]]:
     names = present.SIDE_NAMES[game]
     return [app_commands.Choice(name=names[0], value=0), app_commands.Choice(name=names[1], value=1)]
-
-
-def option_values(game: str, option: str) -> tuple[Any, ...]:
-    return tuple(engines.get(game).OPTIONS[option])

@@ -418,5 +418,5 @@ class GameService:
 async def render_board(row: GameRow, state: Any, names: tuple[str, str]) -> bytes:
     """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
     renderer = importlib.import_module(f"render.{row.game}")
-    snapshot = state.copy()  # the renderer reads a copy, so a later move can never race the drawing
-    return await asyncio.to_thread(renderer.render, snapshot, names)
+    # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
+    return await asyncio.to_thread(renderer.render, state, names)

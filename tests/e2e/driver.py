@@ -29,10 +29,6 @@ async def challenge_and_accept(
     return game_id, board
 
 
-def players(fake: FakeDiscord) -> tuple[Any, Any]:
-    return fake.alice, fake.bob
-
-
 async def public_reply(interaction: FakeInteraction) -> StoredMessage:
     message = await interaction.final()
     assert not message.ephemeral, message.content
