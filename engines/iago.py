@@ -220,6 +220,11 @@ class IagoGame:
     # --- contract -------------------------------------------------------------------------------------
 
     @property
+    def to_act(self) -> int | None:
+        """Who acts next; with no dice in this game, always the player to move."""
+        return self.turn
+
+    @property
     def turn(self) -> int | None:
         return None if self._over else self._turn
 

@@ -217,6 +217,11 @@ class IsaacGame:
     # -- contract properties --
 
     @property
+    def to_act(self) -> int | None:
+        """Who acts next; with no dice in this game, always the player to move."""
+        return self.turn
+
+    @property
     def turn(self) -> int | None:
         return self._turn
 

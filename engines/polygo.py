@@ -359,6 +359,11 @@ class PolygoGame:
     def is_over(self) -> bool:
         return self._phase == _OVER
 
+    @property
+    def to_act(self) -> int | None:
+        """The player who places now, or who rolls at a dice point; None at the opening dice and at the end."""
+        return self._player if self._phase in (_PLACE, _ROLL) else None
+
     def legal_moves(self) -> list[str]:
         if self._legal_cache is None:
             self._legal_cache = self._compute_legal()
