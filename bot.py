@@ -14,7 +14,7 @@ from typing import ClassVar
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from cogs.common import ChallengeButton
@@ -27,6 +27,7 @@ from locales import catalogue, language_of
 from sessions.service import GameService
 from sessions.service import Settings as SessionSettings
 from storage.database import Database
+from storage.engine import DEFAULT_URL
 
 log = logging.getLogger("bot")
 
@@ -40,13 +41,23 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: str | None = None
-    database_path: Path = Path("data/games.sqlite3")
+    # sqlite+aiosqlite:///path/to/file.sqlite3 or postgresql+asyncpg://user:password@host/database
+    database_url: str = DEFAULT_URL
+    # The first release's setting, still honoured: a SQLite file, used when DATABASE_URL is not set.
+    database_path: Path | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     challenge_ttl_minutes: float = Field(default=15, gt=0)
     reminder_hours: float = Field(default=24, gt=0)
     sweep_seconds: float = Field(default=60, gt=0)
     sync_commands: bool = True
+
+
+    @model_validator(mode="after")
+    def _database_path_means_sqlite(self) -> Settings:
+        if self.database_path is not None and "database_url" not in self.model_fields_set:
+            self.database_url = f"sqlite+aiosqlite:///{self.database_path}"
+        return self
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -84,7 +95,7 @@ class GameBot(commands.Bot):
         return self._service
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
+        self.db = await Database.open(self.settings.database_url)
         self._service = GameService(
             self.db,
             SessionSettings(

@@ -142,8 +142,7 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
 async def post_board(interaction: discord.Interaction, report: Report, text: str) -> None:
     """The public message after a change: the text, the board image, and the next player pinged."""
     file = await board_file(interaction.guild, report, report.state)
-    message = await interaction.followup.send(text, file=file, wait=True)
-    await service_of(interaction).db.set_message(report.row.id, "board_message_id", message.id)
+    await interaction.followup.send(text, file=file, wait=True)
 
 
 class GameCog(commands.GroupCog):

@@ -17,7 +17,7 @@ from typing import Any
 
 import engines
 from sessions.ratings import Rating, rate
-from storage.database import Database, GameRow, StalePly
+from storage.database import Database, DuplicateChallenge, GameRow, NewRating, RatingRow, Settlement, StalePly
 
 MAX_MOVE_TEXT = 100
 CHANCE_PREFIXES = ("open", "roll")
@@ -168,17 +168,22 @@ class GameService:
             side = secrets.randbelow(2)
         players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
         now = self.clock()
-        game_id = await self.db.insert_game(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game=game,
-            options=options,
-            players=players,
-            challenger_id=challenger_id,
-            rated=rated,
-            now=now,
-            expires_at=now + self.settings.challenge_ttl,
-        )
+        try:
+            game_id = await self.db.insert_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                options=options,
+                players=players,
+                challenger_id=challenger_id,
+                rated=rated,
+                now=now,
+                expires_at=now + self.settings.challenge_ttl,
+            )
+        except DuplicateChallenge as error:  # another challenge between the two was stored meanwhile
+            raise UserError(
+                "There is already an open challenge between you two. Wait for it to be answered."
+            ) from error
         return await self.row(game_id)
 
     async def accept(self, game_id: int, user_id: int) -> Report:
@@ -347,43 +352,44 @@ class GameService:
             finish = (result.winner, result.reason, tuple(result.scores))
         rows = [(p.move, p.player, user_id if p.kind == "move" else None) for p in played]
         try:
-            await self.db.append_moves(row.id, row.ply, rows, self.clock(), finish)
+            written = await self.db.append_moves(row.id, row.ply, rows, self.clock(), finish, settle=self._rate)
         except StalePly as error:
             self._states.pop(row.id, None)
             raise UserError("The game changed while you were moving. Look at the board and try again.") from error
         self._states[row.id] = state.copy()
-        new_row = await self.row(row.id)
-        return Report(new_row, state, played, await self._settle(new_row) if finish else None)
+        settled = written.settlement
+        return Report(written.row, state, played, None if settled is None else self._settle(written.row, settled))
 
     async def _end_without_move(self, row: GameRow, state: Any, winner: int, reason: str) -> Report:
         scores = tuple(state.scores()) if hasattr(state, "scores") else (0, 0)
         try:
-            await self.db.finish_without_move(row.id, row.ply, (winner, reason, scores), self.clock())
+            written = await self.db.finish_without_move(
+                row.id, row.ply, (winner, reason, scores), self.clock(), settle=self._rate
+            )
         except StalePly as error:
             raise UserError("The game changed meanwhile. Look at the board and try again.") from error
-        new_row = await self.row(row.id)
-        return Report(new_row, state, [], await self._settle(new_row))
+        assert written.settlement is not None
+        return Report(written.row, state, [], self._settle(written.row, written.settlement))
 
-    async def _settle(self, row: GameRow) -> Finish:
-        """Count the finished game in both players' records and, if rated, their ratings."""
+    @staticmethod
+    def _rate(row: GameRow, old: dict[int, RatingRow | None]) -> dict[int, NewRating]:
+        """The settle callback: new ratings from the ones the finishing transaction read and locked (so two games
+        of one player finishing at once both count). Pure, as it runs while those rows are locked."""
+        stored = [old[user] for user in row.players]
+        before = [Rating() if r is None else Rating(r.mu, r.sigma, r.rated_games) for r in stored]
+        after = rate((before[0], before[1]), row.winner)
+        return {u: NewRating(a.mu, a.sigma, b.mu) for u, b, a in zip(row.players, before, after, strict=True)}
+
+    @staticmethod
+    def _settle(row: GameRow, settlement: Settlement) -> Finish:
+        """The finish report: the result and, for rated games, each player's shown rating before and after. The
+        records and ratings were written with the result, in the same transaction."""
         assert row.result_reason is not None and row.scores is not None
-        winner = row.winner
-        outcomes = {None: ("draws", "draws"), 0: ("wins", "losses"), 1: ("losses", "wins")}
-        outcome = outcomes[winner]
-        changes: dict[int, tuple[int, int]] = {}
-        new_ratings = None
-        if row.rated:
-            old = tuple([await self.rating(row.guild_id, row.game, user) for user in row.players])
-            new = rate((old[0], old[1]), winner)
-            new_ratings = {
-                user: (after.mu, after.sigma, before.mu)
-                for user, before, after in zip(row.players, old, new, strict=True)
-            }
-            changes = {
-                user: (before.shown, after.shown) for user, before, after in zip(row.players, old, new, strict=True)
-            }
-        await self.db.record_result(row, outcome, new_ratings)
-        return Finish(winner, row.result_reason, row.scores, changes)
+        changes = {
+            user: ((Rating() if before is None else Rating(before.mu)).shown, Rating(after.mu).shown)
+            for user, (before, after) in settlement.ratings.items()
+        }
+        return Finish(row.winner, row.result_reason, row.scores, changes)
 
     # --- ratings, reminders ----------------------------------------------------------------------
 
@@ -403,15 +409,18 @@ class GameService:
 
     async def due_reminders(self) -> list[tuple[GameRow, int]]:
         """Active games whose player to act has been idle past the reminder time and not yet reminded:
-        (game, user id to remind). Each game is reminded once per idle spell."""
+        (game, user id to remind). Each game is reminded once per idle spell, even with several processes:
+        :meth:`Database.claim_reminder` gives each reminder to one caller, and writes it to the outbox with the
+        claim, so a failed post can be retried from there."""
         due = []
         now = self.clock()
-        for row in await self.db.games_with_status("active"):
+        for row in await self.db.idle_games(now - self.settings.reminder_after):
+            state = await self.state(row)
+            user_id = self._acting(row, state)
             idle_since = row.last_move_at or row.created_at
-            if row.reminded_at is None and now - idle_since >= self.settings.reminder_after:
-                state = await self.state(row)
-                due.append((row, self._acting(row, state)))
-                await self.db.mark_reminded(row.id, now)
+            payload = {"user_id": user_id, "hours": round(self.settings.reminder_after / 3600)}
+            if await self.db.claim_reminder(row.id, idle_since, now, payload):
+                due.append((row, user_id))
         return due
 
 

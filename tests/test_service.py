@@ -1,11 +1,11 @@
-"""The session service over a real SQLite file: challenges, turns, dice, results, ratings, restarts."""
+"""The session service over a real database (SQLite and PostgreSQL): challenges, turns, dice, results, ratings,
+restarts."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +27,8 @@ class Clock:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "games.sqlite3")
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_url)
     yield database
     await database.close()
 
@@ -156,9 +156,9 @@ async def test_the_ply_check_refuses_a_write_from_a_stale_reader(service: GameSe
     assert await db.moves(game_id) == ["E4"]
 
 
-async def test_a_second_process_sees_the_first_ones_moves(service: GameService, db: Database, tmp_path: Path) -> None:
+async def test_a_second_process_sees_the_first_ones_moves(service: GameService, database_url: str) -> None:
     game_id = await start(service)
-    other = GameService(await Database.open(tmp_path / "games.sqlite3"))
+    other = GameService(await Database.open(database_url))
     try:
         await service.play(game_id, ALICE, "E4")
         with pytest.raises(UserError, match="not your turn"):
