@@ -13,6 +13,7 @@ SQLite needs three things the driver does not do by itself:
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,17 @@ def _sqlite_hooks(engine: AsyncEngine, *, migrating: bool) -> None:
         dbapi_connection.isolation_level = None  # the begin hook below emits BEGIN, not the driver
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {timeout_ms}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        # Switching a new file to WAL needs an exclusive lock and SQLite does not wait for it (no busy handler):
+        # when several processes open a fresh database at once, all but one are told "locked" and retry.
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode = WAL")
+                break
+            except Exception as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
         cursor.execute(f"PRAGMA foreign_keys = {'OFF' if migrating else 'ON'}")
         cursor.close()
 
