@@ -52,7 +52,6 @@ class Settings(BaseSettings):
     sweep_seconds: float = Field(default=60, gt=0)
     sync_commands: bool = True
 
-
     @model_validator(mode="after")
     def _database_path_means_sqlite(self) -> Settings:
         if self.database_path is not None and "database_url" not in self.model_fields_set:

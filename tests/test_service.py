@@ -266,3 +266,27 @@ async def test_isaac_plays_to_a_result_with_forced_passes_played_by_the_bot(serv
     moves = await service.db.moves(game_id)
     assert "pass" in moves  # the placement phase always ends with passes
     assert (await service.row(game_id)).status == "finished"
+
+
+async def test_racing_challenges_between_two_members_leave_one_open(service: GameService, database_url: str) -> None:
+    other = GameService(await Database.open(database_url))  # a second process
+    try:
+        results = await asyncio.gather(
+            challenge(service), challenge(other, challenger_id=BOB, opponent_id=ALICE), return_exceptions=True
+        )
+    finally:
+        await other.db.close()
+    assert sum(isinstance(r, GameRow) for r in results) == 1
+    assert all(isinstance(r, GameRow) or "already an open challenge" in str(r) for r in results)
+    assert len(await service.db.games_with_status("challenge")) == 1
+
+
+async def test_a_finish_reports_the_ratings_it_wrote(service: GameService) -> None:
+    first = await start(service)
+    await service.resign(first, BOB)
+    second = await start(service)
+    report = await service.resign(second, BOB)
+    assert report.finish is not None
+    alice = await service.rating(GUILD, "iago", ALICE)
+    before, after = report.finish.rating_changes[ALICE]
+    assert after == alice.shown and before < after and alice.rated_games == 2
