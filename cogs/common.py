@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.tree import IN_SERVER_ONLY, answer_error
 from engines import GameState
 from games import GameEntry
 from locales import N_, tr
@@ -36,15 +37,6 @@ AUTOCOMPLETE_LIMIT = 25  # Discord's cap on choices
 def service_of(interaction: discord.Interaction) -> GameService:
     """The session service, for code that has an interaction but no cog (persistent buttons)."""
     return cast(ServiceHost, interaction.client).service
-
-
-async def send_private(interaction: discord.Interaction, message: str, **params: Any) -> None:
-    """A private answer in the member's own language, whether or not the interaction was answered."""
-    text = tr(interaction.locale, message, **params)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str, str]:
@@ -98,7 +90,10 @@ class ChallengeButton(
         return cls(match["action"], int(match["game_id"]), interaction.guild_locale)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer_challenge(interaction, self.action, self.game_id)
+        try:
+            await answer_challenge(interaction, self.action, self.game_id)
+        except Exception as error:  # a button has no command tree behind it: answer here
+            await answer_error(interaction, error)
 
 
 def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
@@ -111,16 +106,15 @@ def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
 async def answer_challenge(interaction: discord.Interaction, action: str, game_id: int) -> None:
     service = service_of(interaction)
     locale = interaction.guild_locale
-    try:
-        if action == "accept":
-            report = await service.accept(game_id, interaction.user.id)
-        elif action == "decline":
-            row = await service.decline(game_id, interaction.user.id)
-        else:
-            row = await service.cancel(game_id, interaction.user.id)
-    except UserError as error:
-        await send_private(interaction, error.message, **error.params)
-        return
+    if interaction.guild_id is None:
+        raise UserError(IN_SERVER_ONLY)
+    where = {"guild_id": interaction.guild_id, "message_id": interaction.message.id if interaction.message else None}
+    if action == "accept":
+        report = await service.accept(game_id, interaction.user.id, **where)
+    elif action == "decline":
+        row = await service.decline(game_id, interaction.user.id, **where)
+    else:
+        row = await service.cancel(game_id, interaction.user.id, **where)
     if action != "accept":
         text = N_("{player} declined the challenge.") if action == "decline" else N_("{player} withdrew the challenge.")
         await interaction.response.edit_message(
@@ -218,16 +212,6 @@ class GameCog(commands.GroupCog):
     def game(self) -> str:
         return self.entry.name
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, UserError):
-            await send_private(interaction, original.message, **original.params)
-            return
-        log.exception("Command failed", exc_info=original)
-        await send_private(interaction, "Something went wrong on my side. Please try again in a moment.")
-
     # --- helpers for subclasses --------------------------------------------------------------------
 
     async def send_challenge(
@@ -273,9 +257,12 @@ class GameCog(commands.GroupCog):
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
     ) -> GameRow:
-        assert interaction.channel_id is not None
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserError(
+                "Games are played in a server channel, not in direct messages. Use my commands in a server."
+            )
         return await self.service.find_game(
-            self.game, interaction.user.id, interaction.channel_id, game_id, spectate=spectate
+            self.game, interaction.user.id, interaction.guild_id, interaction.channel_id, game_id, spectate=spectate
         )
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:

@@ -21,6 +21,7 @@ from sessions.ratings import Rating, rate
 from storage.database import Database, GameRow, StalePly
 
 MAX_MOVE_TEXT = 100
+MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
 
 
 class Ending(StrEnum):
@@ -88,9 +89,10 @@ class GameService:
 
     # --- loading ---------------------------------------------------------------------------------
 
-    async def row(self, game_id: int) -> GameRow:
-        row = await self.db.game(game_id)
-        if row is None:
+    async def row(self, game_id: int, guild_id: int | None = None) -> GameRow:
+        """A game by id; with ``guild_id``, only a game of that server (another server's id is not found)."""
+        row = await self.db.game(game_id) if 0 < game_id <= MAX_GAME_ID else None
+        if row is None or (guild_id is not None and row.guild_id != guild_id):
             raise UserError("I cannot find game #{id}.", id=game_id)
         return row
 
@@ -106,12 +108,19 @@ class GameService:
         return state
 
     async def find_game(
-        self, game: str, user_id: int, channel_id: int, game_id: int | None = None, *, spectate: bool = False
+        self,
+        game: str,
+        user_id: int,
+        guild_id: int,
+        channel_id: int,
+        game_id: int | None = None,
+        *,
+        spectate: bool = False,
     ) -> GameRow:
-        """The game a command acts on: the chosen one, else the caller's only game of this kind here.
-        With ``spectate``, anyone may look at any game of this server's channel."""
+        """The game a command acts on: the chosen one (of this server), else the caller's only game of this
+        kind here. With ``spectate``, anyone may look at any game of this server."""
         if game_id is not None:
-            row = await self.row(game_id)
+            row = await self.row(game_id, guild_id)
             if row.game != game or (not spectate and user_id not in row.players):
                 raise UserError("Game #{id} is not one of your {game} games.", id=game_id, game=game)
             return row
@@ -178,9 +187,9 @@ class GameService:
         )
         return await self.row(game_id)
 
-    async def accept(self, game_id: int, user_id: int) -> Report:
+    async def accept(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> Report:
         async with self._locks[game_id]:
-            row = await self._open_challenge(game_id)
+            row = await self._open_challenge(game_id, guild_id, message_id)
             if user_id != row.opponent_id:
                 raise self._wrong_answerer(row, user_id)
             state = games.find(row.game).new_game(**row.options)
@@ -190,15 +199,26 @@ class GameService:
             self._states[game_id] = state.copy()
             return Report(await self.row(game_id), state, played)
 
-    async def decline(self, game_id: int, user_id: int) -> GameRow:
-        return await self._close_challenge(game_id, user_id, row_must=lambda r: user_id == r.opponent_id)
+    async def decline(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
+        return await self._close_challenge(
+            game_id, user_id, guild_id, message_id, row_must=lambda r: user_id == r.opponent_id
+        )
 
-    async def cancel(self, game_id: int, user_id: int) -> GameRow:
-        return await self._close_challenge(game_id, user_id, row_must=lambda r: user_id == r.challenger_id)
+    async def cancel(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
+        return await self._close_challenge(
+            game_id, user_id, guild_id, message_id, row_must=lambda r: user_id == r.challenger_id
+        )
 
-    async def _close_challenge(self, game_id: int, user_id: int, row_must: Callable[[GameRow], bool]) -> GameRow:
+    async def _close_challenge(
+        self,
+        game_id: int,
+        user_id: int,
+        guild_id: int,
+        message_id: int | None,
+        row_must: Callable[[GameRow], bool],
+    ) -> GameRow:
         async with self._locks[game_id]:
-            row = await self._open_challenge(game_id)
+            row = await self._open_challenge(game_id, guild_id, message_id)
             if not row_must(row):
                 raise self._wrong_answerer(row, user_id)
             status = "cancelled" if user_id == row.challenger_id else "declined"
@@ -214,8 +234,12 @@ class GameService:
             return UserError("Only the challenger can cancel; use Decline to turn it down.")
         return UserError("This challenge is between two other members. Start your own with a challenge.")
 
-    async def _open_challenge(self, game_id: int) -> GameRow:
-        row = await self.row(game_id)
+    async def _open_challenge(self, game_id: int, guild_id: int, message_id: int | None) -> GameRow:
+        """A challenge still open, answered from its own message (a button copied onto another message, or
+        clicked in another server, answers nothing)."""
+        row = await self.row(game_id, guild_id)
+        if message_id is not None and row.challenge_message_id not in (None, message_id):
+            raise UserError("This button does not belong to that challenge. Use the buttons on the challenge itself.")
         if row.status == "challenge" and row.expires_at is not None and row.expires_at <= self.clock():
             await self.db.transition(game_id, "challenge", "expired", self.clock())
             raise UserError("This challenge has expired. Send a new one if you still want to play.")
