@@ -141,8 +141,9 @@ async def test_games_are_found_only_in_their_own_server(service: GameService) ->
 async def test_a_member_holds_at_most_five_open_challenges(service: GameService) -> None:
     for opponent in range(200, 205):
         await challenge(service, opponent_id=opponent)
-    with pytest.raises(UserError, match="already have 5 open challenges"):
+    with pytest.raises(UserError, match="open challenges") as refused:
         await challenge(service, opponent_id=300)
+    assert refused.value.params == {"count": 5}
     other_server = await challenge(service, opponent_id=300, guild_id=GUILD + 1)  # the cap is per server
     assert other_server.status == "challenge"
 
