@@ -26,7 +26,7 @@ from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import GameService, Report, UserError, render_board
+from sessions.service import GameService, Report, UserError
 from storage.database import GameRow
 
 log = logging.getLogger(__name__)
@@ -62,9 +62,8 @@ async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str,
     return names[0], names[1]
 
 
-async def board_file(guild: discord.Guild | None, report_or_row: Report | GameRow, state: GameState) -> discord.File:
-    row = report_or_row.row if isinstance(report_or_row, Report) else report_or_row
-    png = await render_board(row, state, await display_names(guild, row))
+async def board_file(interaction: discord.Interaction, row: GameRow, state: GameState) -> discord.File:
+    png = await service_of(interaction).render_board(row, state, await display_names(interaction.guild, row))
     return discord.File(io.BytesIO(png), filename=f"{row.game}-{row.id}-{row.ply}.png")
 
 
@@ -148,7 +147,7 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
 
 async def post_board(interaction: discord.Interaction, report: Report, text: str) -> None:
     """The public message after a change: the text, the board image, and the next player pinged."""
-    file = await board_file(interaction.guild, report, report.state)
+    file = await board_file(interaction, report.row, report.state)
     await interaction.followup.send(text, file=file)
 
 
@@ -334,7 +333,7 @@ class GameCog(commands.GroupCog):
         text = present.report_text(interaction.guild_locale, Report(row, state, [], None))
         if row.status == "finished":
             text = tr(interaction.guild_locale, "Game #{id} is over.", id=row.id)
-        await interaction.followup.send(text, file=await board_file(interaction.guild, row, state))
+        await interaction.followup.send(text, file=await board_file(interaction, row, state))
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")

@@ -7,9 +7,9 @@ cogs call it with plain ids and text and turn its reports (or its :class:`UserEr
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import time
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -17,11 +17,13 @@ from typing import Any
 
 import games
 from engines import GameState, IllegalMove
+from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
 from storage.database import Database, GameRow, StalePly
 
 MAX_MOVE_TEXT = 100
 MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
+STATE_CACHE_SIZE = 1024  # games in play whose replayed state is kept; the rest replay from the log
 MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several people, too few to spam
 
 
@@ -85,8 +87,10 @@ class GameService:
         self.settings = settings or Settings()
         self.clock = clock
         self.draw = draw  # chance outcomes come from here only, so tests can load the dice
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: dict[int, GameState] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()
+        self._states: LruCache[int, GameState] = LruCache(STATE_CACHE_SIZE)
+        # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
+        self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
 
     # --- loading ---------------------------------------------------------------------------------
 
@@ -105,7 +109,7 @@ class GameService:
         state = games.find(row.game).new_game(**row.options)
         for move in await self.db.moves(row.id):
             state.play(move)
-        self._states[row.id] = state.copy()
+        self._states.put(row.id, state.copy())
         return state
 
     async def find_game(
@@ -194,7 +198,7 @@ class GameService:
         return await self.row(game_id)
 
     async def accept(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> Report:
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._open_challenge(game_id, guild_id, message_id)
             if user_id != row.opponent_id:
                 raise self._wrong_answerer(row, user_id)
@@ -202,7 +206,7 @@ class GameService:
             played = self._advance(state)
             if not await self.db.activate(game_id, self.clock(), [(p.move, p.player, None) for p in played]):
                 raise UserError("This challenge is no longer open.")
-            self._states[game_id] = state.copy()
+            self._states.put(game_id, state.copy())
             return Report(await self.row(game_id), state, played)
 
     async def decline(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
@@ -223,7 +227,7 @@ class GameService:
         message_id: int | None,
         row_must: Callable[[GameRow], bool],
     ) -> GameRow:
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._open_challenge(game_id, guild_id, message_id)
             if not row_must(row):
                 raise self._wrong_answerer(row, user_id)
@@ -270,7 +274,7 @@ class GameService:
             raise UserError("Type a move, for example one from the autocomplete list.")
         if len(text) > MAX_MOVE_TEXT:
             raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             chance_words = games.find(row.game).chance_words
             if chance_words and text.lower().startswith(chance_words):
@@ -287,7 +291,7 @@ class GameService:
 
     async def roll(self, game_id: int, user_id: int) -> Report:
         """The player to move asks for their die; the bot draws it and logs it as a chance move."""
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             side = row.side_of(user_id)
@@ -305,7 +309,7 @@ class GameService:
             return await self._commit(row, state, played, user_id)
 
     async def resign(self, game_id: int, user_id: int) -> Report:
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             loser = row.side_of(user_id)
@@ -314,7 +318,7 @@ class GameService:
 
     async def claim(self, game_id: int, user_id: int) -> Report:
         """Win a game whose opponent has not acted for twice the reminder time."""
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             claimant = row.side_of(user_id)
@@ -377,9 +381,12 @@ class GameService:
         try:
             await self.db.append_moves(row.id, row.ply, rows, self.clock(), finish)
         except StalePly as error:
-            self._states.pop(row.id, None)
+            self._states.pop(row.id)
             raise UserError("The game changed while you were moving. Look at the board and try again.") from error
-        self._states[row.id] = state.copy()
+        if finish:
+            self._states.pop(row.id)  # a finished game is rarely looked at again: replay it if it is
+        else:
+            self._states.put(row.id, state.copy())
         new_row = await self.row(row.id)
         return Report(new_row, state, played, await self._settle(new_row) if finish else None)
 
@@ -389,6 +396,7 @@ class GameService:
             await self.db.finish_without_move(row.id, row.ply, (winner, reason, scores), self.clock())
         except StalePly as error:
             raise UserError("The game changed meanwhile. Look at the board and try again.") from error
+        self._states.pop(row.id)
         new_row = await self.row(row.id)
         return Report(new_row, state, [], await self._settle(new_row))
 
@@ -412,6 +420,12 @@ class GameService:
             }
         await self.db.record_result(row, outcome, new_ratings)
         return Finish(winner, row.result_reason, row.scores, changes)
+
+    async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
+        """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
+        async with self._render_slots:
+            # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
+            return await asyncio.to_thread(games.find(row.game).render, state, names)
 
     # --- ratings, reminders ----------------------------------------------------------------------
 
@@ -441,9 +455,3 @@ class GameService:
                 due.append((row, self._acting(row, state)))
                 await self.db.mark_reminded(row.id, now)
         return due
-
-
-async def render_board(row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
-    """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
-    # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-    return await asyncio.to_thread(games.find(row.game).render, state, names)
