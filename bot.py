@@ -21,6 +21,7 @@ import games
 from cogs.common import ChallengeButton, cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
+from cogs.replay import ReplayButton
 from cogs.tree import GameTree
 from locales import catalogue, language_of
 from sessions.service import GameService
@@ -117,7 +118,7 @@ class GameBot(commands.Bot):
             ),
         )
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton)
+        self.add_dynamic_items(ChallengeButton, ReplayButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))

@@ -21,7 +21,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.tree import IN_SERVER_ONLY, answer_error
+from cogs.context import display_names, service_of
+from cogs.replay import animation_file, position_message
+from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from engines import GameState
 from games import GameEntry
 from locales import N_, tr
@@ -42,24 +44,6 @@ def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
 # Each challenge pings the opponent and each board is a public image: a member may not flood a channel.
 challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
 public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
-
-
-def service_of(interaction: discord.Interaction) -> GameService:
-    """The session service, for code that has an interaction but no cog (persistent buttons)."""
-    return cast(ServiceHost, interaction.client).service
-
-
-async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str, str]:
-    names = []
-    for user_id in row.players:
-        member = guild.get_member(user_id) if guild else None
-        if member is None and guild is not None:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                member = None
-        names.append(member.display_name if member else f"Player {user_id}")
-    return names[0], names[1]
 
 
 async def board_file(interaction: discord.Interaction, row: GameRow, state: GameState) -> discord.File:
@@ -362,34 +346,98 @@ class GameCog(commands.GroupCog):
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game, spectate=True)
         moves = await self.service.db.moves(row.id)
+        names = await display_names(interaction.guild, row)
         numbered = " ".join(f"{ply}. {move}" for ply, move in enumerate(moves, start=1)) or "-"
-        record = {
-            "game": row.game,
-            "id": row.id,
-            "options": row.options,
-            "players": list(row.players),
-            "names": list(await display_names(interaction.guild, row)),
-            "status": row.status,
-            "rated": row.rated,
-            "moves": moves,
-            "result": None
-            if row.scores is None
-            else {"winner": row.winner, "reason": row.result_reason, "scores": list(row.scores)},
-        }
-        file = discord.File(
-            io.BytesIO(json.dumps(record, ensure_ascii=False, indent=2).encode()),
-            filename=f"{row.game}-{row.id}.json",
-        )
+        record = game_record(self.entry, row, moves, names)
+        files = [
+            discord.File(
+                io.BytesIO(json.dumps(record, ensure_ascii=False, indent=2).encode()),
+                filename=f"{row.game}-{row.id}.json",
+            ),
+            discord.File(
+                io.BytesIO(readable_record(interaction.locale, self.entry, row, moves, names).encode()),
+                filename=f"{row.game}-{row.id}.txt",
+            ),
+        ]
         header = tr(interaction.locale, "Moves of game #{id}:", id=row.id)
-        await interaction.response.send_message(f"{header}\n{numbered}"[:1900], file=file, ephemeral=True)
+        await interaction.response.send_message(clip(f"{header}\n{numbered}"), files=files, ephemeral=True)
+
+    @app_commands.command(name="replay", description="Step through a game of this server, or get it as an animation.")
+    @public_post_cooldown
+    @app_commands.describe(
+        game="Which game (any game of this server, finished or not).",
+        animated="Post the whole game as an animated image instead (default: step through it privately).",
+    )
+    async def replay(self, interaction: discord.Interaction, game: int | None = None, animated: bool = False) -> None:
+        row = await self.current_game(interaction, game, spectate=True)
+        if row.status not in ("active", "finished"):
+            raise UserError("Game #{id} has not started, so there is nothing to replay.", id=row.id)
+        if animated:
+            await self.post_animation(interaction, row)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        content, file, view = await position_message(interaction, row, row.ply)
+        await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+
+    async def post_animation(self, interaction: discord.Interaction, row: GameRow) -> None:
+        await interaction.response.defer(thinking=True)
+        file, frames = await animation_file(interaction, row)
+        text = tr(interaction.guild_locale, "Game #{id} in {frames} frames, the start first.", id=row.id, frames=frames)
+        await interaction.followup.send(text, file=file)
 
     @move.autocomplete("game")
     @board.autocomplete("game")
+    @replay.autocomplete("game")
     @resign.autocomplete("game")
     @claim.autocomplete("game")
     @history.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         return await self.game_choices(interaction, current)
+
+
+RECORD_FORMAT = "abstract-games-bot/game-record/1"
+
+
+def game_record(entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> dict[str, Any]:
+    """A game as data: options plus every move, dice included, replay it through the engine contract."""
+    return {
+        "format": RECORD_FORMAT,
+        "game": row.game,
+        "title": entry.title,
+        "id": row.id,
+        "options": row.options,
+        "players": list(row.players),
+        "names": list(names),
+        "sides": [str(side) for side in entry.sides],
+        "status": row.status,
+        "rated": row.rated,
+        "chance_moves": [move for move in moves if move.split(" ", 1)[0] in entry.chance_words],
+        "moves": moves,
+        "result": None
+        if row.scores is None
+        else {"winner": row.winner, "reason": row.result_reason, "scores": list(row.scores)},
+    }
+
+
+def readable_record(locale: Any, entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> str:
+    """The record as a person reads it: a header, then one numbered move per line with who played it."""
+    sides = [f"{tr(locale, entry.sides[side])}: {names[side]}" for side in (0, 1)]
+    options = ", ".join(f"{key} {value}" for key, value in row.options.items())
+    lines = [f"{entry.title} #{row.id}" + (f" ({options})" if options else ""), *sides, ""]
+    lines += [f"{ply:>4}. {move}" for ply, move in enumerate(moves, start=1)]
+    if row.scores is not None:
+        lines += [
+            "",
+            tr(
+                locale,
+                "Final score: {side0} {score0} · {side1} {score1}",
+                side0=sides[0],
+                score0=row.scores[0],
+                side1=sides[1],
+                score1=row.scores[1],
+            ),
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def cog_class(entry: GameEntry) -> type[GameCog]:

@@ -112,6 +112,22 @@ class GameService:
         self._states.put(row.id, state.copy())
         return state
 
+    async def position(self, row: GameRow, ply: int) -> GameState:
+        """The game as it stood after ``ply`` moves (0: the start), for replays."""
+        state = games.find(row.game).new_game(**row.options)
+        for move in (await self.db.moves(row.id))[: max(0, ply)]:
+            state.play(move)
+        return state
+
+    async def positions(self, row: GameRow) -> list[GameState]:
+        """Every position of the game, the start first: one more than the moves played."""
+        state = games.find(row.game).new_game(**row.options)
+        states = [state.copy()]
+        for move in await self.db.moves(row.id):
+            state.play(move)
+            states.append(state.copy())
+        return states
+
     async def find_game(
         self,
         game: str,
