@@ -83,10 +83,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import mimetypes
 import re
 import secrets
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
@@ -97,47 +95,55 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from tests.e2e.fake_discord_faults import (
-    ANY,
     CALLBACK,
-    ENDPOINTS,
     FOLLOWUP,
     OTHER,
     THREAD,
     WEBHOOK_EDIT,
     Fault,
     InjectedFault,
+    RequestLogMixin,
     RequestRecord,
     RequestWindow,
     fault_response,
     lost_response,
-    select_requests,
 )
 from tests.e2e.fake_discord_faults import CHANNEL_MESSAGE as CHANNEL_MESSAGE_ENDPOINT
-from tests.e2e.fake_discord_limits import (
-    REQUEST_TOO_LARGE,
-    UPLOAD_LIMIT_BYTES,
-    ErrorTree,
-    Pings,
-    compute_pings,
-    form_error_body,
-    validate_autocomplete,
-    validate_message,
+from tests.e2e.fake_discord_interactions import (
+    ATTACHMENT,
+    BOOLEAN,
+    CHANNEL,
+    INTEGER,
+    MENTIONABLE,
+    NUMBER,
+    ROLE,
+    STRING,
+    SUB_COMMAND,
+    SUB_COMMAND_GROUP,
+    USER,
+    ChannelRef,
+    CommandNotAvailable,
+    InteractionsMixin,
+    MessageRef,
+    UserRef,
+)
+from tests.e2e.fake_discord_limits import UPLOAD_LIMIT_BYTES, Pings
+from tests.e2e.fake_discord_rest import (
+    ALREADY_ACKNOWLEDGED,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_INTERACTION,
+    UNKNOWN_MESSAGE,
+    RestMixin,
+    _error,
+    _no_content,
 )
 from tests.e2e.harness import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
-    AUTOCOMPLETE_RESULT,
     BOT_PERMISSIONS,
-    CHANNEL_MESSAGE,
     DEFAULT_MEMBER_PERMISSIONS,
-    DEFERRED_CHANNEL_MESSAGE,
-    DEFERRED_UPDATE_MESSAGE,
-    EPHEMERAL,
-    LOADING,
-    MODAL,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
-    UPDATE_MESSAGE,
     CallbackRecord,
     FakeChannel,
     FakeGuild,
@@ -146,11 +152,26 @@ from tests.e2e.harness import (
     FakeUser,
     StoredAttachment,
     StoredMessage,
-    now,
     snowflake,
 )
 
+# Also re-exported: the option type and error code constants modules used to import from here.
 __all__ = [
+    "ALREADY_ACKNOWLEDGED",
+    "ATTACHMENT",
+    "BOOLEAN",
+    "CHANNEL",
+    "INTEGER",
+    "MENTIONABLE",
+    "NUMBER",
+    "ROLE",
+    "STRING",
+    "SUB_COMMAND",
+    "SUB_COMMAND_GROUP",
+    "UNKNOWN_CHANNEL",
+    "UNKNOWN_INTERACTION",
+    "UNKNOWN_MESSAGE",
+    "USER",
     "BotCrashed",
     "CallbackRecord",
     "CommandNotAvailable",
@@ -173,30 +194,6 @@ __all__ = [
 
 log = logging.getLogger("tests.e2e.fake_discord")
 
-UserRef = int | str | FakeUser | FakeMember
-ChannelRef = int | FakeChannel
-MessageRef = int | StoredMessage
-
-# Discord option types (ApplicationCommandOptionType).
-SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
-STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
-
-# Discord JSON error codes the bot may branch on.
-UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED = 10003, 10008, 10062, 40060
-UNKNOWN_WEBHOOK, INVALID_WEBHOOK_TOKEN, MISSING_PERMISSIONS = 10015, 50027, 50013
-
-# Permission bits the REST endpoints check.
-VIEW_CHANNEL = discord.Permissions(view_channel=True).value
-SEND_MESSAGES = discord.Permissions(send_messages=True).value
-ATTACH_FILES = discord.Permissions(attach_files=True).value
-CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
-CREATE_PRIVATE_THREADS = discord.Permissions(create_private_threads=True).value
-SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
-MENTION_EVERYONE = discord.Permissions(mention_everyone=True).value
-
-# Interaction context types (where a command may run).
-CONTEXT_GUILD, CONTEXT_BOT_DM = 0, 1
-
 
 def point_discord_at(base_url: str) -> None:
     """Point discord.py (REST base and default gateway) at a fake at ``base_url`` for this process.
@@ -207,10 +204,6 @@ def point_discord_at(base_url: str) -> None:
     base = base_url.rstrip("/")
     discord.http.Route.BASE = f"{base}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"{base.replace('http', 'ws', 1)}/gateway")
-
-
-class CommandNotAvailable(AssertionError):
-    """The Discord client would not send this command for this member (permissions or DM context)."""
 
 
 class BotCrashed(AssertionError):
@@ -235,20 +228,6 @@ class _ErrorCollector(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
         self._on_error()
-
-
-def _json(data: Any, status: int = 200) -> web.Response:
-    # discord.py only decodes JSON when Content-Type is exactly "application/json";
-    # web.json_response would append "; charset=utf-8" and the client would get a str.
-    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
-
-
-def _error(status: int, message: str, code: int = 0) -> web.Response:
-    return _json({"message": message, "code": code}, status=status)
-
-
-def _no_content() -> web.Response:
-    return web.Response(status=204)
 
 
 class _Gateway:
@@ -316,7 +295,7 @@ class _Route:
         return f"(?P<{match[1]}>{_PLACEHOLDER_PATTERNS.get(match[1], _SNOWFLAKE)})"
 
 
-class FakeDiscord:
+class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
     """Fake Discord API server with one default guild.
 
     The default guild ``guild`` has a text channel ``channel`` (#general), the bot and three
@@ -1016,323 +995,6 @@ class FakeDiscord:
             )
         # op 3 (presence) and 4 (voice state) need no answer.
 
-    # ------------------------------------------------------------------ interactions
-
-    def _base_interaction(
-        self, type_: int, user: FakeUser, channel: FakeChannel, locale: str, data: dict[str, Any]
-    ) -> dict[str, Any]:
-        payload: dict[str, Any] = {
-            "id": str(snowflake()),
-            "application_id": str(self.application_id),
-            "type": type_,
-            "token": f"itoken-{secrets.token_urlsafe(16)}",
-            "version": 1,
-            "attachment_size_limit": self.attachment_size_limit,
-            "locale": locale,
-            "app_permissions": str(self.bot_permissions(channel)),
-            "entitlements": [],
-            "channel_id": str(channel.id),
-            "channel": channel.to_payload(),
-            "data": data,
-        }
-        if channel.is_dm:
-            payload["user"] = user.to_payload()
-            payload["context"] = 1
-            payload["authorizing_integration_owners"] = {"0": "0"}  # guild-install owner "0" in DMs
-        else:
-            guild = self.guilds[channel.guild_id]  # type: ignore[index]
-            member = guild.members.get(user.id)
-            if member is None:
-                raise AssertionError(f"{user.username} is not a member of guild {guild.name!r}")
-            payload["guild_id"] = str(guild.id)
-            payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
-            payload["guild_locale"] = guild.locale
-            payload["member"] = member.to_payload(with_permissions=True)
-            payload["member"]["permissions"] = str(self.member_permissions(user, guild))
-            payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-        return payload
-
-    async def _send_interaction(
-        self, payload: dict[str, Any], user: FakeUser, channel: FakeChannel, source: StoredMessage | None = None
-    ) -> FakeInteraction:
-        interaction = FakeInteraction(self, payload, user, channel, source)
-        self.interactions[interaction.token] = interaction
-        await self.dispatch("INTERACTION_CREATE", payload)
-        return interaction
-
-    def _interaction_channel(self, user: FakeUser, channel: ChannelRef | None, dm: bool) -> FakeChannel:
-        return self.dm_channel(user) if dm else self._resolve_channel(channel)
-
-    def _build_command_data(
-        self,
-        channel: FakeChannel,
-        path: tuple[str, ...],
-        options: dict[str, Any] | None,
-        focused: str | None,
-        type_: int = 1,
-        user: FakeUser | None = None,
-    ) -> dict[str, Any]:
-        if not path:
-            raise ValueError("give at least the command name")
-        command = self.find_command(path[0], channel.guild_id, type_)
-        if user is not None:
-            self._check_command_available(command, user, channel)
-        resolved: dict[str, dict[str, Any]] = {}
-        schema: list[dict[str, Any]] = command.get("options", [])
-        top: list[dict[str, Any]] = []
-        leaf = top
-        for name in path[1:]:
-            sub = next((o for o in schema if o["name"] == name and o["type"] in (1, 2)), None)
-            if sub is None:
-                raise AssertionError(f"{' '.join(path)}: no subcommand/group {name!r} in {path[0]!r}")
-            node: dict[str, Any] = {"name": name, "type": sub["type"], "options": []}
-            leaf.append(node)
-            leaf = node["options"]
-            schema = sub.get("options", [])
-        if any(o["type"] in (1, 2) for o in schema):
-            raise AssertionError(f"{' '.join(path)} is a group; name one of its subcommands")
-        leaf.extend(self._build_options(schema, options or {}, focused, resolved, channel, " ".join(path)))
-        data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": type_, "options": top}
-        if command.get("guild_id"):
-            # discord.py looks the command up among guild commands by this key.
-            data["guild_id"] = command["guild_id"]
-        if resolved:
-            data["resolved"] = resolved
-        return data
-
-    def _check_command_available(self, command: dict[str, Any], user: FakeUser, channel: FakeChannel) -> None:
-        """Refuse what the Discord client would not even send (hidden or greyed-out command)."""
-        name = command["name"]
-        contexts = command.get("contexts")
-        if channel.is_dm:
-            if command.get("dm_permission") is False or (contexts is not None and CONTEXT_BOT_DM not in contexts):
-                raise CommandNotAvailable(f"/{name} is not available in DMs")
-            return
-        if contexts is not None and CONTEXT_GUILD not in contexts:
-            raise CommandNotAvailable(f"/{name} is not available in servers")
-        required = command.get("default_member_permissions")
-        if required is None:
-            return
-        guild = self.guilds[channel.guild_id]  # type: ignore[index]
-        has = self.member_permissions(user, guild)
-        missing = int(required) & ~has
-        # "0" means administrators only; the owner and administrators have every bit.
-        if missing or (int(required) == 0 and has != ALL_PERMISSIONS):
-            names = [n for n, v in discord.Permissions(missing) if v] or ["administrator"]
-            raise CommandNotAvailable(f"{user.username} cannot use /{name}: missing {names}")
-
-    def _build_options(
-        self,
-        schema: list[dict[str, Any]],
-        values: dict[str, Any],
-        focused: str | None,
-        resolved: dict[str, dict[str, Any]],
-        channel: FakeChannel,
-        where: str,
-    ) -> list[dict[str, Any]]:
-        by_name = {o["name"]: o for o in schema}
-        unknown = set(values) - set(by_name)
-        if unknown:
-            raise AssertionError(f"{where}: unknown option(s) {sorted(unknown)}; known: {sorted(by_name)}")
-        if focused is None:
-            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in values]
-            if missing:
-                raise AssertionError(f"{where}: missing required option(s) {missing}")
-        built = []
-        for name, value in values.items():
-            opt = by_name[name]
-            if name == focused:
-                # Discord sends the raw text typed so far for the focused option.
-                built.append({"name": name, "type": opt["type"], "value": str(value), "focused": True})
-                continue
-            built.append(
-                {"name": name, "type": opt["type"], "value": self._option_value(opt, value, resolved, channel)}
-            )
-        if focused is not None and focused not in values:
-            raise AssertionError(f"{where}: focused option {focused!r} needs a value")
-        return built
-
-    def _option_value(
-        self, opt: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], channel: FakeChannel
-    ) -> Any:
-        kind = opt["type"]
-        if kind == STRING:
-            return str(value)
-        if kind == INTEGER:
-            return int(value)
-        if kind == NUMBER:
-            return float(value)
-        if kind == BOOLEAN:
-            return bool(value)
-        if kind in (USER, MENTIONABLE) and not (kind == MENTIONABLE and self._is_role(value, channel)):
-            user = self.resolve_user(value)
-            resolved.setdefault("users", {})[str(user.id)] = user.to_payload()
-            guild = self.guilds.get(channel.guild_id or 0)
-            if guild is not None and user.id in guild.members:
-                member_payload = guild.members[user.id].to_payload(with_user=False, with_permissions=True)
-                resolved.setdefault("members", {})[str(user.id)] = member_payload
-            return str(user.id)
-        if kind in (ROLE, MENTIONABLE):
-            guild = self.guilds[channel.guild_id]  # type: ignore[index]
-            role = next(r for r in guild.role_payloads() if int(r["id"]) == int(value))
-            resolved.setdefault("roles", {})[role["id"]] = role
-            return role["id"]
-        if kind == CHANNEL:
-            target = self._resolve_channel(value)
-            resolved.setdefault("channels", {})[str(target.id)] = target.to_resolved_payload()
-            return str(target.id)
-        if kind == ATTACHMENT:
-            # value: (filename, bytes) — served by the fake CDN so Attachment.read() works.
-            filename, data = value
-            att = self._store_attachment(filename, bytes(data), None)
-            resolved.setdefault("attachments", {})[str(att.id)] = att.to_payload()
-            return str(att.id)
-        raise AssertionError(f"unsupported option type {kind} for {opt['name']!r}")
-
-    def _is_role(self, value: Any, channel: FakeChannel) -> bool:
-        guild = self.guilds.get(channel.guild_id or 0)
-        return (
-            isinstance(value, int) and guild is not None and any(int(r["id"]) == value for r in guild.role_payloads())
-        )
-
-    async def slash(
-        self,
-        user: UserRef,
-        *path: str,
-        options: dict[str, Any] | None = None,
-        channel: ChannelRef | None = None,
-        dm: bool = False,
-        locale: str = "en-US",
-    ) -> FakeInteraction:
-        """Invoke a synced slash command: ``await fake.slash("alice", "iago", "move", options={...})``.
-
-        ``path`` is the command name followed by group/subcommand names. Options are checked
-        against the synced schema (unknown names and missing required options fail the
-        test). USER/MENTIONABLE values may be ids, usernames or FakeUser/FakeMember: the fake
-        fills ``resolved.users``/``resolved.members``; CHANNEL takes a channel or id; ATTACHMENT
-        takes ``(filename, bytes)``. The command is looked up among the channel guild's
-        commands, then global ones; ``dm=True`` runs it in the user's DM channel, as Discord
-        sends it there: ``user`` instead of ``member``, no ``guild_id``, ``context`` 1, and
-        delivered to shard 0. Raises :class:`CommandNotAvailable` if the Discord client would
-        not let ``user`` run it (``default_member_permissions``, DM availability).
-        """
-        who = self.resolve_user(user)
-        where = self._interaction_channel(who, channel, dm)
-        data = self._build_command_data(where, path, options, focused=None, user=who)
-        payload = self._base_interaction(2, who, where, locale, data)
-        return await self._send_interaction(payload, who, where)
-
-    async def autocomplete(
-        self,
-        user: UserRef,
-        *path: str,
-        focused: str,
-        value: str,
-        options: dict[str, Any] | None = None,
-        channel: ChannelRef | None = None,
-        dm: bool = False,
-        locale: str = "en-US",
-        timeout: float | None = None,
-    ) -> list[dict[str, Any]]:
-        """Send an autocomplete interaction while ``user`` types ``value`` into ``focused``.
-
-        Returns the choices (``[{"name", "value"}, ...]``) the bot answered with (type 8).
-        """
-        who = self.resolve_user(user)
-        where = self._interaction_channel(who, channel, dm)
-        data = self._build_command_data(where, path, {**(options or {}), focused: value}, focused=focused, user=who)
-        payload = self._base_interaction(4, who, where, locale, data)
-        interaction = await self._send_interaction(payload, who, where)
-        return await interaction.choices(timeout)
-
-    def _component_interaction(
-        self, user: UserRef, message: MessageRef, custom_id: str, allow_disabled: bool, locale: str
-    ) -> tuple[dict[str, Any], FakeUser, FakeChannel, StoredMessage, dict[str, Any]]:
-        msg = message if isinstance(message, StoredMessage) else self.messages[message]
-        msg = self.messages[msg.id]  # current state, not a stale reference
-        component = msg.find_component(custom_id)
-        if component is None:
-            raise AssertionError(f"message {msg.id} has no component {custom_id!r}; it has {msg.custom_ids()}")
-        if component.get("disabled") and not allow_disabled:
-            raise AssertionError(f"component {custom_id!r} on message {msg.id} is disabled")
-        who = self.resolve_user(user)
-        where = self._resolve_channel(msg.channel_id)
-        payload = self._base_interaction(3, who, where, locale, {})
-        payload["message"] = msg.to_payload()
-        return payload, who, where, msg, component
-
-    async def click(
-        self,
-        user: UserRef,
-        message: MessageRef,
-        custom_id: str,
-        *,
-        allow_disabled: bool = False,
-        locale: str = "en-US",
-    ) -> FakeInteraction:
-        """Click the button ``custom_id`` on a stored bot message (a MESSAGE_COMPONENT interaction).
-
-        Fails if the message has no such component or it is disabled (Discord would not
-        let the user click it).
-        """
-        payload, who, where, msg, component = self._component_interaction(
-            user, message, custom_id, allow_disabled, locale
-        )
-        payload["data"] = {"custom_id": custom_id, "component_type": component.get("type", 2)}
-        return await self._send_interaction(payload, who, where, msg)
-
-    async def select(
-        self,
-        user: UserRef,
-        message: MessageRef,
-        custom_id: str,
-        values: list[str],
-        *,
-        locale: str = "en-US",
-    ) -> FakeInteraction:
-        """Pick ``values`` in the (string) select menu ``custom_id`` of a stored bot message."""
-        payload, who, where, msg, component = self._component_interaction(user, message, custom_id, False, locale)
-        payload["data"] = {"custom_id": custom_id, "component_type": component.get("type", 3), "values": values}
-        return await self._send_interaction(payload, who, where, msg)
-
-    async def submit_modal(
-        self,
-        user: UserRef,
-        opened_by: FakeInteraction,
-        values: dict[str, str | list[str]],
-        *,
-        locale: str = "en-US",
-    ) -> FakeInteraction:
-        """Submit the modal the bot opened in answer to ``opened_by`` (callback type 9).
-
-        ``values`` maps text-input custom_ids to text (or select custom_ids to value lists).
-        """
-        modal = (await opened_by.response()).modal
-        who = self.resolve_user(user)
-
-        def answer(component: dict[str, Any]) -> dict[str, Any] | None:
-            if component.get("type") == 1:
-                inner = [a for c in component.get("components", []) if (a := answer(c)) is not None]
-                return {"type": 1, "components": inner}
-            if component.get("type") == 18:  # Label wrapping one input
-                inner_answer = answer(component["component"])
-                return None if inner_answer is None else {"type": 18, "component": inner_answer}
-            custom_id = component.get("custom_id")
-            if custom_id is None:
-                return None
-            value = values.get(custom_id, component.get("value", ""))
-            key = "values" if isinstance(value, list) else "value"
-            return {"type": component["type"], "custom_id": custom_id, key: value}
-
-        components = [a for c in modal.get("components", []) if (a := answer(c)) is not None]
-        payload = self._base_interaction(
-            5, who, opened_by.channel, locale, {"custom_id": modal["custom_id"], "components": components}
-        )
-        if opened_by.source_message is not None:
-            payload["message"] = self.messages[opened_by.source_message.id].to_payload()
-        return await self._send_interaction(payload, who, opened_by.channel, opened_by.source_message)
-
     # ------------------------------------------------------------------ REST plumbing
 
     def _build_routes(self) -> list[_Route]:
@@ -1432,554 +1094,6 @@ class FakeDiscord:
             assert request.transport is not None
             request.transport.abort()
         return response
-
-    # ------------------------------------------------------------------ request log and faults
-
-    def mark(self) -> int:
-        """A point in :attr:`request_log` to count requests from (see :meth:`requests_since`)."""
-        return len(self.request_log)
-
-    def requests_since(
-        self,
-        mark: int = 0,
-        *,
-        endpoint: str | None = None,
-        method: str | None = None,
-        route: str | None = None,
-        interaction: FakeInteraction | int | None = None,
-        exclude_faulted: bool = False,
-    ) -> list[RequestRecord]:
-        """Requests logged after ``mark``, filtered by endpoint kind, method, route template or interaction."""
-        iid = interaction.id if isinstance(interaction, FakeInteraction) else interaction
-        return select_requests(
-            self.request_log[mark:],
-            endpoint=endpoint,
-            method=method,
-            route=route,
-            interaction_id=iid,
-            exclude_faulted=exclude_faulted,
-        )
-
-    @contextlib.contextmanager
-    def count_requests(self) -> Iterator[RequestWindow]:
-        """``with fake.count_requests() as log:`` records the requests made inside the block."""
-        window = RequestWindow(self.request_log, len(self.request_log))
-        try:
-            yield window
-        finally:
-            window.close()
-
-    def reset_requests(self) -> None:
-        """Forget logged requests (``request_log``, ``requests`` and ``unknown_requests``)."""
-        self.request_log.clear()
-        self.requests.clear()
-        self.unknown_requests.clear()
-
-    def inject(
-        self,
-        endpoint: str = ANY,
-        fault: Fault | str | int = "500",
-        *,
-        times: int | None = 1,
-        method: str | None = None,
-        interaction: FakeInteraction | int | None = None,
-    ) -> InjectedFault:
-        """Make the next ``times`` requests to ``endpoint`` fail with ``fault`` (``times=None``: until cleared).
-
-        See the module docstring for endpoints and fault names. Faults are consumed in the
-        order they were injected; the returned handle's ``hits`` lists the requests hit.
-        """
-        if endpoint not in ENDPOINTS:
-            raise ValueError(f"unknown endpoint {endpoint!r}; one of {ENDPOINTS}")
-        spec = Fault.parse(fault, outage_seconds=self.interaction_deadline + 0.25)
-        iid = interaction.id if isinstance(interaction, FakeInteraction) else interaction
-        injected = InjectedFault(
-            endpoint=endpoint, fault=spec, times=times, method=method.upper() if method else None, interaction_id=iid
-        )
-        self.faults.append(injected)
-        return injected
-
-    def clear_faults(self) -> None:
-        """Switch every injected fault off."""
-        for injected in self.faults:
-            injected.cancel()
-        self.faults.clear()
-
-    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[int, StoredAttachment]]:
-        """JSON body or multipart ``payload_json`` + ``files[n]`` (bytes kept verbatim)."""
-        files: dict[int, StoredAttachment] = {}
-        if request.content_type.startswith("multipart/"):
-            payload: dict[str, Any] = {}
-            reader = await request.multipart()
-            async for part in reader:
-                name = part.name or ""  # type: ignore[union-attr]
-                if name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
-                elif m := re.fullmatch(r"files\[(\d+)\]", name):
-                    data = bytes(await part.read())  # type: ignore[union-attr]
-                    filename = part.filename or f"file{m.group(1)}"  # type: ignore[union-attr]
-                    files[int(m.group(1))] = StoredAttachment(id=0, filename=filename, data=data)
-            return payload, files
-        if request.can_read_body:
-            return await request.json(), files
-        return {}, files
-
-    def _store_attachment(self, filename: str, data: bytes, description: str | None) -> StoredAttachment:
-        att_id = snowflake()
-        att = StoredAttachment(
-            id=att_id,
-            filename=filename,
-            data=data,
-            content_type=mimetypes.guess_type(filename)[0],
-            description=description,
-            url=f"{self.base_url}/attachments/{att_id}/{filename}",
-        )
-        self.attachments[att_id] = att
-        return att
-
-    def _attachments_from(
-        self,
-        payload: dict[str, Any],
-        files: dict[int, StoredAttachment],
-        existing: list[StoredAttachment] | None = None,
-    ) -> list[StoredAttachment]:
-        """Resolve the ``attachments`` array against uploaded files and kept attachments.
-
-        Entries whose id is a small index refer to ``files[index]``; entries whose id is an
-        existing attachment's snowflake keep it (edits). Without an ``attachments`` array,
-        edits keep what was there and uploaded files are appended.
-        """
-        kept = {a.id: a for a in existing or []}
-        meta = payload.get("attachments")
-        if meta is None:
-            result = list(existing or [])
-            meta = [{"id": i} for i in sorted(files)]
-        else:
-            result = []
-        for entry in meta:
-            ref = int(entry["id"])
-            if ref in kept:
-                result.append(kept[ref])
-            elif ref in files:
-                upload = files[ref]
-                result.append(
-                    self._store_attachment(
-                        entry.get("filename") or upload.filename, upload.data, entry.get("description")
-                    )
-                )
-        return result
-
-    def _create_message(
-        self,
-        channel_id: int,
-        payload: dict[str, Any],
-        files: dict[int, StoredAttachment],
-        *,
-        flags: int = 0,
-        interaction: FakeInteraction | None = None,
-    ) -> StoredMessage:
-        channel = self.get_channel(channel_id)
-        msg = StoredMessage(
-            id=snowflake(),
-            channel_id=channel_id,
-            guild_id=channel.guild_id if channel else None,
-            author=self.bot_user,
-            content=payload.get("content") or "",
-            embeds=payload.get("embeds") or [],
-            components=payload.get("components") or [],
-            attachments=self._attachments_from(payload, files),
-            flags=flags,
-            message_reference=payload.get("message_reference"),
-        )
-        self._record_mentions(msg, payload)
-        if interaction is not None:
-            msg.interaction_id = interaction.id
-            msg.webhook_id = self.application_id
-            msg.interaction_metadata = {
-                "id": str(interaction.id),
-                "type": interaction.type,
-                "user": interaction.user.to_payload(),
-                "authorizing_integration_owners": interaction.payload.get("authorizing_integration_owners", {}),
-            }
-            if interaction.source_message is not None:
-                msg.interaction_metadata["interacted_message_id"] = str(interaction.source_message.id)
-            interaction._touch(msg.id)
-        self.messages[msg.id] = msg
-        return msg
-
-    def _record_mentions(self, msg: StoredMessage, payload: dict[str, Any]) -> None:
-        msg.allowed_mentions = payload.get("allowed_mentions")
-        if msg.ephemeral or msg.loading:
-            msg.pings = Pings()  # only the invoker sees it; nobody is notified
-            return
-        replied = None
-        if msg.message_reference and (ref_id := msg.message_reference.get("message_id")):
-            referenced = self.messages.get(int(ref_id))
-            replied = referenced.author.id if referenced is not None else None
-        channel = self.get_channel(msg.channel_id)
-        can_everyone = channel is None or bool(self.bot_permissions(channel) & MENTION_EVERYONE)
-        msg.pings = compute_pings(
-            msg.content, msg.allowed_mentions, replied_user=replied, can_mention_everyone=can_everyone
-        )
-
-    def _edit_message(
-        self,
-        msg: StoredMessage,
-        payload: dict[str, Any],
-        files: dict[int, StoredAttachment],
-        interaction: FakeInteraction | None = None,
-    ) -> StoredMessage:
-        msg.history.append(msg.to_payload())
-        was_placeholder = msg.loading
-        for key in ("content", "embeds", "components"):
-            if key in payload:
-                setattr(msg, key, payload[key] if payload[key] is not None else ("" if key == "content" else []))
-        if "attachments" in payload or files:
-            msg.attachments = self._attachments_from(payload, files, msg.attachments)
-        if payload.get("flags") is not None:
-            # Only flags that may change after creation; ephemerality is fixed.
-            msg.flags = (msg.flags & EPHEMERAL) | (int(payload["flags"]) & ~(EPHEMERAL | LOADING))
-        msg.flags &= ~LOADING
-        if was_placeholder:
-            # Filling in a "thinking..." placeholder is the message's first real content, which notifies.
-            self._record_mentions(msg, payload)
-        msg.edited_at = now()
-        msg.revision += 1
-        if interaction is not None:
-            interaction._touch(msg.id)
-        return msg
-
-    # ------------------------------------------------------------------ REST handlers
-
-    async def _ok_no_content(self, request: web.Request, **_: str) -> web.Response:
-        return _no_content()
-
-    async def _get_me(self, request: web.Request) -> web.Response:
-        return _json(self.bot_user.to_payload())
-
-    async def _get_user(self, request: web.Request, user_id: str) -> web.Response:
-        user = self.users.get(int(user_id))
-        return _json(user.to_payload()) if user else _error(404, "Unknown User", 10013)
-
-    async def _get_application(self, request: web.Request) -> web.Response:
-        return _json(
-            {
-                "id": str(self.application_id),
-                "name": self.bot_user.username,
-                "description": "",
-                "icon": None,
-                "bot_public": True,
-                "bot_require_code_grant": False,
-                "owner": self.alice.to_payload(),
-                "verify_key": "0" * 64,
-                "flags": 0,
-                "team": None,
-                "summary": "",
-                "bot": self.bot_user.to_payload(),
-                "interactions_endpoint_url": None,
-            }
-        )
-
-    async def _get_gateway(self, request: web.Request) -> web.Response:
-        return _json(
-            {
-                "url": str(self.gateway_url),
-                "shards": self.shard_count,
-                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
-            }
-        )
-
-    async def _create_dm(self, request: web.Request) -> web.Response:
-        body, _ = await self._read_body(request)
-        return _json(self.dm_channel(int(body["recipient_id"])).to_payload())
-
-    async def _get_commands(self, request: web.Request, app: str, guild_id: str | None = None) -> web.Response:
-        return _json(self.commands(int(guild_id) if guild_id else None))
-
-    async def _put_commands(self, request: web.Request, app: str, guild_id: str | None = None) -> web.Response:
-        body, _ = await self._read_body(request)
-        gid = int(guild_id) if guild_id else None
-        previous = {(c["name"], c.get("type", 1)): c["id"] for c in self.commands(gid)}
-        stored = []
-        for command in body:
-            # Keep ids stable across re-syncs, like Discord does for unchanged names.
-            key = (command["name"], command.get("type", 1))
-            entry = {
-                "type": 1,
-                "description": "",
-                "options": [],
-                "default_member_permissions": None,
-                "nsfw": False,
-                **command,
-                "id": previous.get(key) or str(snowflake()),
-                "application_id": str(self.application_id),
-                "version": str(snowflake()),
-            }
-            if gid is not None:
-                entry["guild_id"] = str(gid)
-            stored.append(entry)
-        if gid is None:
-            self.global_commands = stored
-        else:
-            self.guild_commands[gid] = stored
-        self.sync_count += 1
-        return _json(stored)
-
-    async def _interaction_callback(self, request: web.Request, iid: str, token: str) -> web.Response:
-        interaction = self.interactions.get(token)
-        if interaction is None or interaction.id != int(iid):
-            return _error(404, "Unknown interaction", UNKNOWN_INTERACTION)
-        if interaction.callback is not None:
-            return _error(400, "Interaction has already been acknowledged.", ALREADY_ACKNOWLEDGED)
-        body, files = await self._read_body(request)
-        if time.monotonic() - interaction.created_monotonic > self.interaction_deadline:
-            return _error(404, "Unknown interaction", UNKNOWN_INTERACTION)
-        kind = int(body["type"])
-        data = body.get("data") or {}
-        flags = int(data.get("flags") or 0)
-        if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            existing = source.attachments if kind == UPDATE_MESSAGE and (source := interaction.source_message) else []
-            if (refused := self._refuse_body(data, files, prefix=("data",), existing=existing)) is not None:
-                return refused
-        elif kind == AUTOCOMPLETE_RESULT and self.enforce_limits and (errors := validate_autocomplete(data)):
-            return _json(form_error_body(errors), status=400)
-        message: StoredMessage | None = None
-        source = interaction.source_message
-        if kind == CHANNEL_MESSAGE:
-            message = self._create_message(
-                interaction.channel.id, data, files, flags=flags & ~LOADING, interaction=interaction
-            )
-            interaction.original_id = message.id
-        elif kind == DEFERRED_CHANNEL_MESSAGE:
-            # Discord shows a "thinking..." placeholder that becomes the @original message.
-            message = self._create_message(
-                interaction.channel.id, {}, {}, flags=LOADING | (flags & EPHEMERAL), interaction=interaction
-            )
-            interaction.original_id = message.id
-            interaction.touched.clear()  # the placeholder itself is not a visible answer
-        elif kind in (DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE):
-            if source is None:
-                return _error(400, "Interaction has no message to update", 50035)
-            interaction.original_id = source.id
-            if kind == UPDATE_MESSAGE:
-                message = self._edit_message(self.messages[source.id], data, files, interaction)
-        elif kind not in (AUTOCOMPLETE_RESULT, MODAL):
-            return _error(400, f"fake discord: unsupported callback type {kind}", 50035)
-        interaction.callback = CallbackRecord(type=kind, data=data, message=message)
-        info: dict[str, Any] = {"id": str(interaction.id), "type": interaction.type}
-        if interaction.original_id is not None:
-            original = self.messages[interaction.original_id]
-            info["response_message_id"] = str(original.id)
-            info["response_message_loading"] = original.loading
-            info["response_message_ephemeral"] = original.ephemeral
-        resource: dict[str, Any] = {"type": kind}
-        if message is not None:
-            resource["message"] = message.to_payload()
-        return _json({"interaction": info, "resource": resource})
-
-    def _interaction_for(self, app: str, token: str) -> FakeInteraction | None:
-        if int(app) != self.application_id:
-            return None
-        return self.interactions.get(token)
-
-    def _token_expired(self, interaction: FakeInteraction) -> web.Response | None:
-        if time.monotonic() - interaction.created_monotonic > self.token_lifetime:
-            return _error(401, "Invalid Webhook Token", INVALID_WEBHOOK_TOKEN)
-        return None
-
-    def _refuse_body(
-        self,
-        payload: dict[str, Any],
-        files: dict[int, StoredAttachment],
-        *,
-        prefix: tuple[str, ...] = (),
-        existing: list[StoredAttachment] | None = None,
-    ) -> web.Response | None:
-        """A 413/400 answer if a message body breaks Discord's limits (None if it is fine)."""
-        if not self.enforce_limits:
-            return None
-        if sum(len(f.data) for f in files.values()) > self.attachment_size_limit:
-            return _error(413, "Request entity too large", REQUEST_TOO_LARGE)
-        meta = payload.get("attachments")
-        count = len(meta) if meta is not None else len(existing or []) + len(files)
-        errors: ErrorTree = validate_message(payload, attachment_count=count, prefix=prefix)
-        return _json(form_error_body(errors), status=400) if errors else None
-
-    def _missing_permissions(self, channel: FakeChannel, needed: int) -> web.Response | None:
-        if channel.is_dm or not needed & ~self.bot_permissions(channel):
-            return None
-        return _error(403, "Missing Permissions", MISSING_PERMISSIONS)
-
-    def _webhook_message(self, interaction: FakeInteraction, mid: str) -> StoredMessage | None:
-        if mid == "@original":
-            return None if interaction.original_id is None else self.messages[interaction.original_id]
-        msg = self.messages.get(int(mid))
-        if msg is None or msg.deleted:
-            return None
-        # A token may only touch its own messages (and the message it was invoked from).
-        mine = msg.interaction_id == interaction.id or msg.id == interaction.original_id
-        return msg if mine else None
-
-    async def _followup(self, request: web.Request, app: str, token: str) -> web.Response:
-        interaction = self._interaction_for(app, token)
-        if interaction is None:
-            return _error(404, "Unknown Webhook", UNKNOWN_WEBHOOK)
-        if (expired := self._token_expired(interaction)) is not None:
-            return expired
-        if interaction.callback is None:
-            return _error(404, "Unknown Webhook (interaction not acknowledged yet)", UNKNOWN_WEBHOOK)
-        body, files = await self._read_body(request)
-        if (refused := self._refuse_body(body, files)) is not None:
-            return refused
-        original = interaction.original
-        if (
-            interaction.callback.type == DEFERRED_CHANNEL_MESSAGE
-            and original is not None
-            and original.loading
-            and not interaction.followup_ids
-        ):
-            # Discord: the first followup after a deferred reply replaces the placeholder
-            # (keeping the placeholder's ephemerality).
-            msg = self._edit_message(original, body, files, interaction)
-        else:
-            flags = int(body.get("flags") or 0) & ~LOADING
-            msg = self._create_message(interaction.channel.id, body, files, flags=flags, interaction=interaction)
-        interaction.followup_ids.append(msg.id)
-        if request.query.get("wait") in ("0", "false"):
-            return _no_content()
-        return _json(msg.to_payload())
-
-    async def _wh_get(self, request: web.Request, app: str, token: str, mid: str) -> web.Response:
-        interaction = self._interaction_for(app, token)
-        if interaction is not None and (expired := self._token_expired(interaction)) is not None:
-            return expired
-        msg = interaction and self._webhook_message(interaction, mid)
-        return _json(msg.to_payload()) if msg else _error(404, "Unknown Message", UNKNOWN_MESSAGE)
-
-    async def _wh_edit(self, request: web.Request, app: str, token: str, mid: str) -> web.Response:
-        interaction = self._interaction_for(app, token)
-        if interaction is not None and (expired := self._token_expired(interaction)) is not None:
-            return expired
-        msg = interaction and self._webhook_message(interaction, mid)
-        if not msg:
-            return _error(404, "Unknown Message", UNKNOWN_MESSAGE)
-        body, files = await self._read_body(request)
-        if (refused := self._refuse_body(body, files, existing=msg.attachments)) is not None:
-            return refused
-        return _json(self._edit_message(msg, body, files, interaction).to_payload())
-
-    async def _wh_delete(self, request: web.Request, app: str, token: str, mid: str) -> web.Response:
-        interaction = self._interaction_for(app, token)
-        if interaction is not None and (expired := self._token_expired(interaction)) is not None:
-            return expired
-        msg = interaction and self._webhook_message(interaction, mid)
-        if not msg:
-            return _error(404, "Unknown Message", UNKNOWN_MESSAGE)
-        msg.deleted = True
-        return _no_content()
-
-    async def _get_channel(self, request: web.Request, cid: str) -> web.Response:
-        channel = self.get_channel(int(cid))
-        return _json(channel.to_payload()) if channel else _error(404, "Unknown Channel", UNKNOWN_CHANNEL)
-
-    async def _list_messages(self, request: web.Request, cid: str) -> web.Response:
-        if self.get_channel(int(cid)) is None:
-            return _error(404, "Unknown Channel", UNKNOWN_CHANNEL)
-        limit = int(request.query.get("limit", 50))
-        newest_first = list(reversed(self.channel_messages(int(cid))))
-        return _json([m.to_payload() for m in newest_first[:limit]])
-
-    async def _post_message(self, request: web.Request, cid: str) -> web.Response:
-        channel = self.get_channel(int(cid))
-        if channel is None:
-            return _error(404, "Unknown Channel", UNKNOWN_CHANNEL)
-        body, files = await self._read_body(request)
-        needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
-        if files:
-            needed |= ATTACH_FILES
-        if (refused := self._missing_permissions(channel, needed) or self._refuse_body(body, files)) is not None:
-            return refused
-        flags = int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING)  # channel messages are never ephemeral
-        return _json(self._create_message(int(cid), body, files, flags=flags).to_payload())
-
-    async def _start_thread(self, request: web.Request, cid: str, mid: str | None = None) -> web.Response:
-        parent = self.get_channel(int(cid))
-        if parent is None or parent.is_dm or parent.is_thread:
-            return _error(404, "Unknown Channel", UNKNOWN_CHANNEL)
-        body, _ = await self._read_body(request)
-        source = None
-        if mid is not None:
-            source = self._channel_message(cid, mid)
-            if source is None:
-                return _error(404, "Unknown Message", UNKNOWN_MESSAGE)
-            if source.thread_id is not None:
-                return _error(400, "A thread has already been created for this message", 160004)
-        # A thread from a message is always public; without one Discord defaults to private.
-        kind = PUBLIC_THREAD if source is not None else int(body.get("type") or PRIVATE_THREAD)
-        if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
-            return _json(form_error_body({"type": {"_errors": [{"code": "BASE_TYPE_CHOICES"}]}}), status=400)
-        create = CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS
-        if (refused := self._missing_permissions(parent, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS | create)) is not None:
-            return refused
-        name = str(body.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            error = {"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}
-            return _json(form_error_body({"name": {"_errors": [error]}}), status=400)
-        thread = self._create_thread(parent, name, self.bot_user, kind, source)
-        if body.get("auto_archive_duration"):
-            thread.auto_archive_duration = int(body["auto_archive_duration"])
-        return _json(thread.to_payload(), status=201)
-
-    def _channel_message(self, cid: str, mid: str) -> StoredMessage | None:
-        msg = self.messages.get(int(mid))
-        if msg is None or msg.deleted or msg.channel_id != int(cid) or msg.ephemeral:
-            return None
-        return msg
-
-    async def _get_channel_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
-        msg = self._channel_message(cid, mid)
-        return _json(msg.to_payload()) if msg else _error(404, "Unknown Message", UNKNOWN_MESSAGE)
-
-    async def _edit_channel_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
-        msg = self._channel_message(cid, mid)
-        if msg is None:
-            return _error(404, "Unknown Message", UNKNOWN_MESSAGE)
-        body, files = await self._read_body(request)
-        if (refused := self._refuse_body(body, files, existing=msg.attachments)) is not None:
-            return refused
-        return _json(self._edit_message(msg, body, files).to_payload())
-
-    async def _delete_channel_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
-        msg = self._channel_message(cid, mid)
-        if msg is None:
-            return _error(404, "Unknown Message", UNKNOWN_MESSAGE)
-        msg.deleted = True
-        return _no_content()
-
-    async def _get_guild(self, request: web.Request, guild_id: str) -> web.Response:
-        guild = self.guilds.get(int(guild_id))
-        return _json(guild.to_payload()) if guild else _error(404, "Unknown Guild", 10004)
-
-    async def _get_guild_channels(self, request: web.Request, guild_id: str) -> web.Response:
-        guild = self.guilds.get(int(guild_id))
-        if guild is None:
-            return _error(404, "Unknown Guild", 10004)
-        return _json([c.to_payload() for c in guild.channels.values()])
-
-    async def _get_guild_roles(self, request: web.Request, guild_id: str) -> web.Response:
-        guild = self.guilds.get(int(guild_id))
-        return _json(guild.role_payloads()) if guild else _error(404, "Unknown Guild", 10004)
-
-    async def _get_guild_member(self, request: web.Request, guild_id: str, user_id: str) -> web.Response:
-        guild = self.guilds.get(int(guild_id))
-        member = guild.members.get(int(user_id)) if guild else None
-        return _json(member.to_payload()) if member else _error(404, "Unknown Member", 10007)
-
-    async def _cdn_handler(self, request: web.Request) -> web.Response:
-        att = self.attachments.get(int(request.match_info["id"]))
-        if att is None:
-            return web.Response(status=404)
-        return web.Response(body=att.data, content_type=att.content_type or "application/octet-stream")
 
 
 @contextlib.asynccontextmanager

@@ -6,13 +6,16 @@ with :meth:`FakeDiscord.inject`; each matching request consumes one use of the f
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aiohttp import web
+
+from tests.e2e.harness import FakeInteraction
 
 # Endpoint kinds faults and request counts can be filtered by.
 CALLBACK = "callback"  # POST /interactions/{id}/{token}/callback
@@ -217,3 +220,83 @@ def lost_response(status: int) -> web.Response:
     messages = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
     body = {"message": messages.get(status, "Server Error"), "code": 0}
     return web.Response(body=json.dumps(body).encode(), status=status, content_type="application/json")
+
+
+class RequestLogMixin:
+    """Request counting and fault switches; mixed into :class:`~tests.e2e.fake_discord.FakeDiscord`."""
+
+    request_log: list[RequestRecord]
+    requests: list[tuple[str, str]]
+    unknown_requests: list[tuple[str, str]]
+    faults: list[InjectedFault]
+    interaction_deadline: float
+
+    def mark(self) -> int:
+        """A point in :attr:`request_log` to count requests from (see :meth:`requests_since`)."""
+        return len(self.request_log)
+
+    def requests_since(
+        self,
+        mark: int = 0,
+        *,
+        endpoint: str | None = None,
+        method: str | None = None,
+        route: str | None = None,
+        interaction: FakeInteraction | int | None = None,
+        exclude_faulted: bool = False,
+    ) -> list[RequestRecord]:
+        """Requests logged after ``mark``, filtered by endpoint kind, method, route template or interaction."""
+        iid = interaction.id if isinstance(interaction, FakeInteraction) else interaction
+        return select_requests(
+            self.request_log[mark:],
+            endpoint=endpoint,
+            method=method,
+            route=route,
+            interaction_id=iid,
+            exclude_faulted=exclude_faulted,
+        )
+
+    @contextlib.contextmanager
+    def count_requests(self) -> Iterator[RequestWindow]:
+        """``with fake.count_requests() as log:`` records the requests made inside the block."""
+        window = RequestWindow(self.request_log, len(self.request_log))
+        try:
+            yield window
+        finally:
+            window.close()
+
+    def reset_requests(self) -> None:
+        """Forget logged requests (``request_log``, ``requests`` and ``unknown_requests``)."""
+        self.request_log.clear()
+        self.requests.clear()
+        self.unknown_requests.clear()
+
+    def inject(
+        self,
+        endpoint: str = ANY,
+        fault: Fault | str | int = "500",
+        *,
+        times: int | None = 1,
+        method: str | None = None,
+        interaction: FakeInteraction | int | None = None,
+    ) -> InjectedFault:
+        """Make the next ``times`` requests to ``endpoint`` fail with ``fault`` (``times=None``: until cleared).
+
+        See the module docstring for endpoints and fault names. Faults are consumed in the
+        order they were injected; the returned handle's ``hits`` lists the requests hit.
+        """
+        if endpoint not in ENDPOINTS:
+            raise ValueError(f"unknown endpoint {endpoint!r}; one of {ENDPOINTS}")
+        spec = Fault.parse(fault, outage_seconds=self.interaction_deadline + 0.25)
+        iid = interaction.id if isinstance(interaction, FakeInteraction) else interaction
+        injected = InjectedFault(
+            endpoint=endpoint, fault=spec, times=times, method=method.upper() if method else None, interaction_id=iid
+        )
+        self.faults.append(injected)
+        return injected
+
+    def clear_faults(self) -> None:
+        """Switch every injected fault off."""
+        for injected in self.faults:
+            injected.cancel()
+        self.faults.clear()
