@@ -363,6 +363,7 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         self.bot_permission_overrides: dict[int, int] = {}
 
         self._gateways: list[_Gateway] = []
+        self._sessions: dict[str, tuple[int, int]] = {}  # session id -> (shard id, shard count)
         self._changed = asyncio.Event()
         self._bot_tasks: dict[asyncio.Task[None], discord.Client] = {}
         self._collector: _ErrorCollector | None = None
@@ -972,8 +973,11 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
             for guild in mine:
                 await gw.dispatch("GUILD_CREATE", guild.to_payload())
             gw.identified = True
+            self._sessions[gw.session_id] = (gw.shard_id, gw.shard_count)
             self._notify()
         elif op == 6:  # RESUME: nothing was missed, the fake never drops events
+            # RESUME carries no shard: the session it resumes tells which shard this connection serves.
+            gw.shard_id, gw.shard_count = self._sessions.get(str(d.get("session_id")), (0, 1))
             gw.identified = True
             await gw.dispatch("RESUMED", {})
             self._notify()

@@ -643,6 +643,25 @@ async def test_rate_limit_is_retried_and_applied_once(strict: tuple[FakeDiscord,
     assert len(on_post.hits) == len(on_callback.hits) == 1 and not on_post.active
 
 
+async def test_faults_on_webhook_edits_and_channel_message_edits(running: FakeDiscord) -> None:
+    fake = running
+    fake.inject("webhook_edit", "429")
+    edit_only = fake.inject("channel_message", "429", method="PATCH")
+    mark = fake.mark()
+    msg = await (await fake.slash("alice", "demo", "counter")).final()
+    click = await fake.click("bob", msg, "demo:count:0")
+    assert (await click.final()).content == "count 1"  # deferred update, then PATCH @original
+    assert [r.status for r in fake.requests_since(mark, endpoint="webhook_edit")] == [429, 200]
+    await fake.slash("carol", "demo", "announce")
+    await fake.wait_for_message(predicate=lambda m: m.content == "announcement (edited)")
+    assert [(r.method, r.status) for r in fake.requests_since(mark, endpoint="channel_message")] == [
+        ("POST", 200),
+        ("PATCH", 429),
+        ("PATCH", 200),
+    ]
+    assert [r.method for r in edit_only.hits] == ["PATCH"]
+
+
 async def test_server_errors_are_retried_or_raised_as_discord_py_does(strict: tuple[FakeDiscord, StrictBot]) -> None:
     fake, bot = strict
     # Webhook (followup) requests are retried on any 5xx, after 1 s.
