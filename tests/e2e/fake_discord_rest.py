@@ -343,14 +343,14 @@ class RestMixin:
         kind = int(body["type"])
         data = body.get("data") or {}
         flags = int(data.get("flags") or 0)
+        source = interaction.source_message
         if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            existing = source.attachments if kind == UPDATE_MESSAGE and (source := interaction.source_message) else []
+            existing = source.attachments if kind == UPDATE_MESSAGE and source is not None else []
             if (refused := self._refuse_body(data, files, prefix=("data",), existing=existing)) is not None:
                 return refused
         elif kind == AUTOCOMPLETE_RESULT and self.enforce_limits and (errors := validate_autocomplete(data)):
             return _json(form_error_body(errors), status=400)
         message: StoredMessage | None = None
-        source = interaction.source_message
         if kind == CHANNEL_MESSAGE:
             message = self._create_message(
                 interaction.channel.id, data, files, flags=flags & ~LOADING, interaction=interaction
