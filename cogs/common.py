@@ -32,6 +32,16 @@ from storage.database import GameRow
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's cap on choices
+CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
+
+
+def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
+    return (interaction.guild_id, interaction.user.id)
+
+
+# Each challenge pings the opponent and each board is a public image: a member may not flood a channel.
+challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
+public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
@@ -184,7 +194,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
         **{option.name: option.description for option in entry.options},
-    )(app_commands.choices(**choices)(challenge))
+    )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 
 
@@ -290,7 +300,8 @@ class GameCog(commands.GroupCog):
             return []
         wanted = current.lower().replace(" ", "").replace(",", "")
         matches = [m for m in state.legal_moves() if wanted in m.lower().replace(" ", "")]
-        return [app_commands.Choice(name=m, value=m) for m in matches[:AUTOCOMPLETE_LIMIT]]
+        fitting = [m for m in matches if len(m) <= CHOICE_TEXT_LIMIT]
+        return [app_commands.Choice(name=m, value=m) for m in fitting[:AUTOCOMPLETE_LIMIT]]
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         assert interaction.channel_id is not None
@@ -314,6 +325,7 @@ class GameCog(commands.GroupCog):
         return await self.legal_choices(interaction, current)
 
     @app_commands.command(name="board", description="Show the board of a game in this channel.")
+    @public_post_cooldown
     @app_commands.describe(game="Which game, if several are on.")
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game, spectate=True)

@@ -94,7 +94,9 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
                 interaction,
                 "Games are played in a server channel, not in direct messages. Use my commands in a server.",
             )
-        elif isinstance(original, app_commands.CheckFailure | app_commands.TransformerError):
+        elif isinstance(original, app_commands.TransformerError):
+            await send_private(interaction, "I cannot use that option: pick a member of this server or a listed value.")
+        elif isinstance(original, app_commands.CheckFailure):
             await send_private(interaction, "That is not something I can do here. Check the command's options.")
         else:
             log.error("Command failed", exc_info=original)

@@ -22,6 +22,7 @@ from storage.database import Database, GameRow, StalePly
 
 MAX_MOVE_TEXT = 100
 MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
+MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several people, too few to spam
 
 
 class Ending(StrEnum):
@@ -170,6 +171,11 @@ class GameService:
         await self.expire_challenges()
         if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
+        if await self.db.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
+            raise UserError(
+                "You already have {count} open challenges. Wait for an answer or cancel one first.",
+                count=MAX_OPEN_CHALLENGES,
+            )
         if side is None:
             side = int(self.draw(["0", "1"]))
         players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)

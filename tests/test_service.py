@@ -138,6 +138,16 @@ async def test_games_are_found_only_in_their_own_server(service: GameService) ->
             await service.find_game("iago", ALICE, GUILD, CHANNEL, impossible)
 
 
+async def test_a_member_holds_at_most_five_open_challenges(service: GameService) -> None:
+    for opponent in range(200, 205):
+        await challenge(service, opponent_id=opponent)
+    with pytest.raises(UserError, match="open challenges") as refused:
+        await challenge(service, opponent_id=300)
+    assert refused.value.params == {"count": 5}
+    other_server = await challenge(service, opponent_id=300, guild_id=GUILD + 1)  # the cap is per server
+    assert other_server.status == "challenge"
+
+
 async def test_challenge_expires_after_its_time(service: GameService, clock: Clock) -> None:
     row = await challenge(service, side=0)
     clock.now += 901
