@@ -257,6 +257,15 @@ class Database(OutboxQueries):
         )
         return rows[0] if rows else None
 
+    async def open_challenges_by(self, guild_id: int, user_id: int) -> int:
+        """How many open challenges ``user_id`` has issued in this server."""
+        rows = await self._rows(
+            sa.select(sa.func.count().label("n")).where(
+                games.c.guild_id == guild_id, games.c.challenger_id == user_id, games.c.status == "challenge"
+            )
+        )
+        return int(rows[0]["n"])
+
     async def active_games_of(self, user_id: int, channel_id: int | None = None) -> list[GameRow]:
         where = [games.c.status == "active", sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id)]
         if channel_id is not None:
