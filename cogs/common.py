@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.context import display_names, service_of
+from cogs.context import display_names, remember_members, service_of
 from cogs.replay import animation_file, position_message
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from engines import GameState
@@ -83,6 +83,7 @@ class ChallengeButton(
         return cls(match["action"], int(match["game_id"]), interaction.guild_locale)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        remember_members(interaction)
         try:
             await answer_challenge(interaction, self.action, self.game_id)
         except Exception as error:  # a button has no command tree behind it: answer here

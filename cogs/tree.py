@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.context import remember_members
 from locales import N_, tr
 from sessions.service import UserError
 
@@ -68,6 +69,7 @@ def refusal(interaction: discord.Interaction) -> tuple[str, dict[str, Any]] | No
 
 class GameTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        remember_members(interaction)
         refused = refusal(interaction)
         if refused is None:
             return True

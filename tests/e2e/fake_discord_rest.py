@@ -506,7 +506,16 @@ class RestMixin:
         if (refused := self._missing_permissions(channel, needed) or self._refuse_body(body, files)) is not None:
             return refused
         flags = int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING)  # channel messages are never ephemeral
-        return _json(self._create_message(int(cid), body, files, flags=flags).to_payload())
+        # Discord's enforce_nonce: a second send with the same nonce by the same author in the same channel
+        # (a retry after a lost answer) returns the first message instead of posting a duplicate.
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            for earlier in self.messages.values():
+                if earlier.channel_id == int(cid) and earlier.nonce == str(nonce):
+                    return _json(earlier.to_payload())
+        message = self._create_message(int(cid), body, files, flags=flags)
+        message.nonce = None if nonce is None else str(nonce)
+        return _json(message.to_payload())
 
     async def _start_thread(self, request: web.Request, cid: str, mid: str | None = None) -> web.Response:
         parent = self.get_channel(int(cid))

@@ -357,6 +357,7 @@ class StoredMessage:
     revision: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     interaction_metadata: dict[str, Any] | None = None
+    nonce: str | None = None  # as sent with enforce_nonce: a resend with it returns this message
     # ``allowed_mentions`` as sent at creation (None: not sent), and who that notified.
     allowed_mentions: dict[str, Any] | None = None
     pings: Pings = field(default_factory=Pings)

@@ -836,3 +836,21 @@ async def test_dm_interactions_look_like_discord(fake: FakeDiscord) -> None:
         with pytest.raises(CommandNotAvailable, match="DMs"):
             await fake.slash("carol", "serveronly", dm=True)
         assert (await (await fake.slash("carol", "serveronly")).final()).content == "server ok"
+
+
+async def test_a_resend_with_the_same_enforced_nonce_returns_the_first_message() -> None:
+    async with start_fake_discord(timeout=3.0) as fake:
+        channel = fake.channel
+        url = f"{fake.api_base}/channels/{channel.id}/messages"
+        headers = {"Authorization": "Bot test-token"}
+        async with aiohttp.ClientSession() as session:
+            ids = []
+            for body in (
+                {"content": "board", "nonce": "a17", "enforce_nonce": True},
+                {"content": "board", "nonce": "a17", "enforce_nonce": True},  # the retry after a lost answer
+                {"content": "other", "nonce": "a18", "enforce_nonce": True},
+            ):
+                async with session.post(url, json=body, headers=headers) as response:
+                    ids.append((await response.json())["id"])
+        assert ids[0] == ids[1] != ids[2]
+        assert [m.content for m in fake.channel_messages(channel)] == ["board", "other"]
