@@ -486,3 +486,23 @@ async def test_game_queries_filter_in_sql(db: Database) -> None:
     assert (await db.game(challenge)).challenge_message_id == 77  # type: ignore[union-attr]
     with pytest.raises(ValueError):
         await db.set_message(here, "board_message_id", 78)  # that column is gone
+
+
+async def test_finishes_of_games_with_the_players_in_opposite_seats_do_not_deadlock(
+    database_url: str, db: Database
+) -> None:
+    rounds = 8
+    pairs = [(await new_game(db, ALICE, BOB), await new_game(db, BOB, ALICE)) for _ in range(rounds)]
+    finishers = [await Database.open(database_url) for _ in range(2)]
+    try:
+        for ab, ba in pairs:  # each round, one game locks Alice then Bob by seat and the other Bob then Alice
+            await asyncio.gather(
+                finishers[0].finish_without_move(ab, 0, (0, "resign", (0, 0)), 3.0, settle=settle_with_openskill),
+                finishers[1].finish_without_move(ba, 0, (0, "resign", (0, 0)), 3.0, settle=settle_with_openskill),
+            )
+    finally:
+        for finisher in finishers:
+            await finisher.close()
+    for user in (ALICE, BOB):
+        assert (await db.rating(GUILD, "iago", user)).rated_games == 2 * rounds  # type: ignore[union-attr]
+        assert [(r.wins, r.losses) for r in await db.records_of(GUILD, user)] == [(rounds, rounds)]
