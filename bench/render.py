@@ -1,6 +1,7 @@
 """Render time and PNG size per board: `python bench/render.py`.
 
-Positions come from seeded random games (start, middle, end) so runs are comparable.
+Positions come from seeded random games (start, middle, end) so runs are comparable: Iago's standard
+variant, ISAAC, and Polygo at each board size (9, 13, 19).
 """
 
 from __future__ import annotations
@@ -16,14 +17,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines
 
-OPTIONS = {"iago": {}, "isaac": {}, "polygo": {"size": 19}}
+BOARDS: tuple[tuple[str, str, dict[str, object]], ...] = (
+    ("iago", "iago", {}),
+    ("isaac", "isaac", {}),
+    ("polygo", "polygo 9", {"size": 9}),
+    ("polygo", "polygo 13", {"size": 13}),
+    ("polygo", "polygo 19", {"size": 19}),
+)
 NAMES = ("Alice", "Bob")
-RUNS = 15
+RUNS = 30
+WARMUP = 2  # the first render fills caches (fonts, static layers) once per process; a bot renders many boards
 
 
-def positions(game: str, seed: int = 1) -> dict[str, object]:
+def positions(game: str, options: dict[str, object], seed: int = 1) -> dict[str, object]:
     rng = random.Random(seed)
-    state = engines.get(game).new_game(**OPTIONS[game])
+    state = engines.get(game).new_game(**options)
     history = [state.copy()]
     while not state.is_over:
         state.play(rng.choice(state.legal_moves()))
@@ -31,19 +39,25 @@ def positions(game: str, seed: int = 1) -> dict[str, object]:
     return {"start": history[0], "middle": history[len(history) // 2], "end": history[-1]}
 
 
+def percentile(times: list[float], fraction: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
 def main() -> None:
-    print(f"{'board':<16}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}")
-    for game in engines.NAMES:
+    print(f"{'board':<20}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}")
+    for game, title, options in BOARDS:
         renderer = importlib.import_module(f"render.{game}")
-        for label, state in positions(game).items():
+        for label, state in positions(game, options).items():
+            for _ in range(WARMUP):
+                renderer.render(state, NAMES)
             times = []
             for _ in range(RUNS):
                 started = time.perf_counter()
                 png = renderer.render(state, NAMES)
                 times.append((time.perf_counter() - started) * 1000)
-            times.sort()
-            p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-            print(f"{game + ' ' + label:<16}{statistics.median(times):>10.1f}{p95:>10.1f}{len(png) / 1024:>10.1f}")
+            median, p95 = statistics.median(times), percentile(times, 0.95)
+            print(f"{title + ' ' + label:<20}{median:>10.1f}{p95:>10.1f}{len(png) / 1024:>10.1f}")
 
 
 if __name__ == "__main__":
