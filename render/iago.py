@@ -15,6 +15,8 @@ from PIL import Image, ImageDraw
 from engines import iago
 from render.base import (
     BACKGROUND,
+    BASE_COLOURS,
+    BASE_EDGES,
     CAPTIVE_RED,
     DARK_PIECE,
     HEADER_HEIGHT,
@@ -29,6 +31,7 @@ from render.base import (
     displayable,
     draw_header,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     to_png,
@@ -49,6 +52,22 @@ CELL_EDGE = (120, 96, 66)
 CENTRE_TONE = (236, 186, 84)  # marigold: the centre stands out from both areas, even under a disk
 CENTRE_MARK = (96, 70, 36)
 SQRT3 = math.sqrt(3)
+TONES = (INNER_TONE, OUTER_TONE, CENTRE_TONE)
+PALETTE = fixed_palette(
+    (*BASE_COLOURS, *TONES, CELL_EDGE, CENTRE_MARK),
+    (
+        *BASE_EDGES,
+        *((edge, tone) for edge in (INK, CELL_EDGE, HIGHLIGHT) for tone in TONES),
+        (CELL_EDGE, BACKGROUND),
+        (CENTRE_MARK, CENTRE_TONE),
+        (INK, LIGHT_PIECE),
+        (INK, CAPTIVE_RED),
+        (LEGAL_DOT, INK),
+        (HIGHLIGHT, INK),
+        (HIGHLIGHT, CELL_EDGE),
+        (HIGHLIGHT, PANEL),
+    ),
+)
 
 
 def _offset(name: str) -> tuple[float, float]:
@@ -234,7 +253,7 @@ def render(game: iago.IagoGame, names: tuple[str, str]) -> bytes:
     draw_header(draw, WIDTH, sides, game.turn, _status(game))
     image.paste(_draw_board(game), (0, BOARD_TOP))
     _draw_panel(draw, game, names)
-    return to_png(image)
+    return to_png(image, PALETTE)
 
 
 __all__ = ["HEIGHT", "WIDTH", "cell_center", "render"]

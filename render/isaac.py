@@ -11,6 +11,8 @@ from PIL import ImageDraw
 
 from engines import isaac
 from render.base import (
+    BASE_COLOURS,
+    BASE_EDGES,
     CAPTIVE_RED,
     DARK_PIECE,
     HEADER_HEIGHT,
@@ -24,6 +26,7 @@ from render.base import (
     displayable,
     draw_header,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     to_png,
@@ -43,6 +46,10 @@ PIECE_FILL = (DARK_PIECE, LIGHT_PIECE)
 PIECE_TEXT = (LIGHT_PIECE, INK)
 # Black pieces get a light rim so they stand out on the grid lines; white pieces a dark one.
 PIECE_OUTLINE = ((160, 160, 160), INK)
+PALETTE = fixed_palette(
+    (*BASE_COLOURS, SQUARE_FILL, GRID, *PIECE_OUTLINE),
+    (*BASE_EDGES, (LIGHT_PIECE, DARK_PIECE), (INK, LIGHT_PIECE), (INK, SQUARE_FILL)),
+)
 
 
 def square_center(square: str) -> tuple[float, float]:
@@ -265,4 +272,4 @@ def render(game: isaac.IsaacGame, names: tuple[str, str]) -> bytes:
     _draw_last_move(draw, game)
     _draw_counters(draw, game)
     _draw_panel(draw, game, names)
-    return to_png(image)
+    return to_png(image, PALETTE)

@@ -9,6 +9,8 @@ from PIL import ImageDraw
 
 from engines.polygo import BLOCKS, PolygoGame, parse_point
 from render.base import (
+    BASE_COLOURS,
+    BASE_EDGES,
     DARK_PIECE,
     HEADER_HEIGHT,
     HIGHLIGHT,
@@ -18,9 +20,11 @@ from render.base import (
     MUTED,
     PANEL,
     Side,
+    blend,
     displayable,
     draw_header,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     to_png,
@@ -42,6 +46,11 @@ STONE_COLOURS = (DARK_PIECE, LIGHT_PIECE)
 STAR_POINTS = {19: (3, 9, 15), 13: (3, 6, 9), 9: (2, 4, 6)}
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
 # the panel is narrow: short labels for the engine's BLOCKS names
+AREA_COLOURS = tuple(blend(colour, WOOD, 0.35) for colour in POLYGON_COLOURS)
+PALETTE = fixed_palette(
+    (*BASE_COLOURS, WOOD, GRID, (0, 0, 0), *POLYGON_COLOURS, *AREA_COLOURS),
+    (*BASE_EDGES, (GRID, WOOD), (INK, LIGHT_PIECE), (POLYGON_COLOURS[1], PANEL)),
+)
 SHORT_NAMES = {1: "domino", 2: "line of 3", 3: "bent three", 4: "line of 4", 5: "L or J four", 6: "S or Z four"}
 
 
@@ -68,11 +77,6 @@ def _lattice(size: int, col: float, row: float) -> tuple[float, float]:
 def point_center(game: PolygoGame, point: str) -> tuple[float, float]:
     col, row = parse_point(point)
     return _lattice(game.size, col, row)
-
-
-def _blend(colour: tuple[int, int, int], base: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
-    r, g, b = (round(c * amount + d * (1 - amount)) for c, d in zip(colour, base, strict=True))
-    return (r, g, b)
 
 
 # ------------------------------------------------------------------------------------------------ board
@@ -112,9 +116,8 @@ def _draw_polygon_area(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int)
     polygon = game.polygon(player)
     if polygon is None:
         return
-    colour = POLYGON_COLOURS[player]
     corners = [_lattice(game.size, col, row) for col, row in polygon["outline"]]
-    draw.polygon(corners, fill=_blend(colour, WOOD, 0.35))
+    draw.polygon(corners, fill=AREA_COLOURS[player])
 
 
 def _draw_polygon_outline(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int) -> None:
@@ -357,7 +360,7 @@ def render(game: PolygoGame, names: tuple[str, str]) -> bytes:
     _draw_stones(draw, game)
     _draw_marks(draw, game)
     _draw_panel(draw, game, names)
-    return to_png(image)
+    return to_png(image, PALETTE)
 
 
 def render_dice(face: int) -> bytes:
@@ -368,4 +371,4 @@ def render_dice(face: int) -> bytes:
     draw.rounded_rectangle((4, 4, 416, 146), radius=12, fill=PANEL)
     _draw_face_and_blocks(draw, 18, 14, face, DARK_PIECE, 80, 28)
     draw.text((18, 128), BLOCKS[face][0], fill=INK, font=font(17), anchor="lm")
-    return to_png(image)
+    return to_png(image, PALETTE)
