@@ -5,7 +5,10 @@ Pure functions of the game: they read the engine's public API and never mutate i
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+import math
+from functools import cache
+
+from PIL import Image, ImageDraw
 
 from engines.polygo import BLOCKS, PolygoGame, parse_point
 from render.base import (
@@ -82,9 +85,9 @@ def point_center(game: PolygoGame, point: str) -> tuple[float, float]:
 # ------------------------------------------------------------------------------------------------ board
 
 
-def _draw_board(draw: ImageDraw.ImageDraw, size: int) -> None:
+def _draw_board(draw: ImageDraw.ImageDraw, size: int, wood: tuple[int, int, int] = WOOD) -> None:
     top = HEADER_HEIGHT
-    draw.rectangle((MARGIN, top, MARGIN + BOARD_PX, top + BOARD_PX), fill=WOOD)
+    draw.rectangle((MARGIN, top, MARGIN + BOARD_PX, top + BOARD_PX), fill=wood)
     label_font = font(15 if size == 19 else 17, bold=True)
     for index in range(size):
         x, _ = _lattice(size, index, 0)
@@ -93,6 +96,17 @@ def _draw_board(draw: ImageDraw.ImageDraw, size: int) -> None:
         _, y = _lattice(size, 0, index)
         for x in (MARGIN + COORD_BAND / 2, MARGIN + BOARD_PX - COORD_BAND / 2):
             draw.text((x, y), str(index + 1), fill=GRID, font=label_font, anchor="mm")
+
+
+@cache
+def _empty_board(size: int, wood: tuple[int, int, int] = WOOD) -> Image.Image:
+    """The page with the empty board (wood, coordinates, grid, star points) and the panel's background, drawn
+    once per size and copied per render. With a polygon's tint as `wood` it is the board under that polygon."""
+    image, draw = new_canvas(WIDTH, HEIGHT)
+    _draw_board(draw, size, wood)
+    _draw_grid(draw, size)
+    draw.rounded_rectangle((PANEL_X, HEADER_HEIGHT, PANEL_X + PANEL_W, HEADER_HEIGHT + BOARD_PX), radius=10, fill=PANEL)
+    return image
 
 
 def _draw_grid(draw: ImageDraw.ImageDraw, size: int) -> None:
@@ -112,12 +126,19 @@ def _draw_grid(draw: ImageDraw.ImageDraw, size: int) -> None:
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=GRID)
 
 
-def _draw_polygon_area(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int) -> None:
+def _paste_polygon_area(image: Image.Image, game: PolygoGame, player: int) -> None:
+    """Tint the wood inside a polygon, under the grid lines: the board drawn in the tint shows through the
+    polygon's shape."""
     polygon = game.polygon(player)
     if polygon is None:
         return
     corners = [_lattice(game.size, col, row) for col, row in polygon["outline"]]
-    draw.polygon(corners, fill=AREA_COLOURS[player])
+    left, top = math.floor(min(x for x, _ in corners)), math.floor(min(y for _, y in corners))
+    box = (left, top, math.ceil(max(x for x, _ in corners)) + 1, math.ceil(max(y for _, y in corners)) + 1)
+    mask = Image.new("L", (box[2] - left, box[3] - top), 0)
+    # shifted by whole pixels, the polygon covers the same pixels as when drawn on the page
+    ImageDraw.Draw(mask).polygon([(x - left, y - top) for x, y in corners], fill=255)
+    image.paste(_empty_board(game.size, AREA_COLOURS[player]).crop(box), box, mask)
 
 
 def _draw_polygon_outline(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int) -> None:
@@ -251,10 +272,7 @@ def _player_label(names: tuple[str, str], player: int) -> str:
 
 
 def _draw_panel(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str]) -> None:
-    x = PANEL_X
-    right = PANEL_X + PANEL_W
-    draw.rounded_rectangle((x, HEADER_HEIGHT, right, HEADER_HEIGHT + BOARD_PX), radius=10, fill=PANEL)
-    x += 12
+    x = PANEL_X + 12
     y = HEADER_HEIGHT + 12.0
     y = _text(draw, x, y, f"Polygo {game.size}×{game.size}", 20, bold=True)
     if game.opening is not None:
@@ -347,14 +365,13 @@ def _result_lines(game: PolygoGame, names: tuple[str, str]) -> list[str]:
 
 
 def render(game: PolygoGame, names: tuple[str, str]) -> bytes:
-    image, draw = new_canvas(WIDTH, HEIGHT)
+    image = _empty_board(game.size).copy()
+    for player in (0, 1):
+        _paste_polygon_area(image, game, player)
+    draw = ImageDraw.Draw(image)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
     mover = game.turn if game.turn is not None else game.to_roll
     draw_header(draw, WIDTH, sides, mover, _status(game, names))
-    _draw_board(draw, game.size)
-    for player in (0, 1):
-        _draw_polygon_area(draw, game, player)
-    _draw_grid(draw, game.size)
     for player in (0, 1):
         _draw_polygon_outline(draw, game, player)
     _draw_stones(draw, game)
