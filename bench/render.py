@@ -1,12 +1,14 @@
 """Render time and PNG size per board: `python bench/render.py`.
 
 Positions come from seeded random games (start, middle, end) so runs are comparable: Iago's standard
-variant, ISAAC, and Polygo at each board size (9, 13, 19).
+variant, ISAAC, and Polygo at each board size (9, 13, 19). `python bench/render.py --levels` prints instead
+what each zlib level (and PNG optimisation) costs and saves on the last board of each game.
 """
 
 from __future__ import annotations
 
 import importlib
+import io
 import random
 import statistics
 import sys
@@ -14,6 +16,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PIL import Image
 
 import engines
 
@@ -44,7 +48,38 @@ def percentile(times: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+def encode_ms(image: Image.Image, **options: object) -> tuple[float, int]:
+    times, size = [], 0
+    for _ in range(RUNS // 3):
+        buffer = io.BytesIO()
+        started = time.perf_counter()
+        image.save(buffer, format="PNG", **options)
+        times.append((time.perf_counter() - started) * 1000)
+        size = buffer.tell()
+    return statistics.median(times), size
+
+
+def levels() -> None:
+    """The encoding trade-off behind render.base.COMPRESS_LEVEL."""
+    settings: list[tuple[str, dict[str, object]]] = [(f"level {n}", {"compress_level": n}) for n in range(1, 10)]
+    settings.append(("optimize", {"optimize": True}))
+    print(f"{'board':<20}" + "".join(f"{label:>16}" for label, _ in settings))
+    for game, title, options in BOARDS:
+        state = positions(game, options)["end"]
+        png = importlib.import_module(f"render.{game}").render(state, NAMES)
+        indexed = Image.open(io.BytesIO(png))
+        indexed.load()
+        cells = []
+        for _, setting in settings:
+            ms, size = encode_ms(indexed, **setting)
+            cells.append(f"{ms:.1f} ms {size / 1024:.0f} KB")
+        print(f"{title + ' end':<20}" + "".join(f"{cell:>16}" for cell in cells))
+
+
 def main() -> None:
+    if "--levels" in sys.argv:
+        levels()
+        return
     print(f"{'board':<20}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}")
     for game, title, options in BOARDS:
         renderer = importlib.import_module(f"render.{game}")
