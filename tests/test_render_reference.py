@@ -15,10 +15,11 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engines import iago
 from engines.polygo import PolygoGame
+from render import base
 from render import iago as iago_view
 from render import isaac as isaac_view
 from render import polygo as polygo_view
-from render.base import CAPTIVE_RED, HIGHLIGHT, LIGHT_PIECE
+from render.base import CAPTIVE_RED, HIGHLIGHT, LIGHT_PIECE, fixed_palette
 from tests.render_cases import CASES, NAMES, polygo_black_finished, reference_path
 from tests.render_compare import Difference, decode, difference
 
@@ -181,3 +182,38 @@ def test_a_lost_palette_colour_is_caught() -> None:
     image = rendered("iago_middle")
     recolour(image, LIGHT_PIECE, (200, 200, 200))
     assert_caught(image, "iago_middle")
+
+
+# ------------------------------------------------------------------------------------------- palettes
+
+
+def colour_constants(module: Any) -> set[tuple[int, int, int]]:
+    """Every module-level RGB constant, alone or in a tuple (POLYGON_COLOURS, PIECE_FILL...)."""
+
+    def is_rgb(value: Any) -> bool:
+        return isinstance(value, tuple) and len(value) == 3 and all(type(c) is int and 0 <= c < 256 for c in value)
+
+    found: set[tuple[int, int, int]] = set()
+    for name, value in vars(module).items():
+        if not name.isupper():
+            continue
+        if is_rgb(value):
+            found.add(value)
+        elif isinstance(value, tuple):
+            found.update(item for item in value if is_rgb(item))
+    return found
+
+
+@pytest.mark.parametrize("module", [iago_view, isaac_view, polygo_view], ids=lambda module: module.__name__)
+def test_every_colour_constant_survives_the_palette(module: Any) -> None:
+    colours = colour_constants(module) | colour_constants(base)
+    assert len(colours) > 10
+    swatch = Image.new("RGB", (len(colours), 1))
+    swatch.putdata(sorted(colours))
+    indexed = swatch.quantize(palette=module.PALETTE, dither=Image.Dither.NONE).convert("RGB")
+    assert [indexed.getpixel((x, 0)) for x in range(len(colours))] == sorted(colours)
+
+
+def test_a_palette_refuses_more_than_256_colours() -> None:
+    with pytest.raises(ValueError):
+        fixed_palette([(0, 0, 0)], [((k, 0, 0), (255, 255, 255)) for k in range(60)])
