@@ -216,4 +216,4 @@ def test_every_colour_constant_survives_the_palette(module: Any) -> None:
 
 def test_a_palette_refuses_more_than_256_colours() -> None:
     with pytest.raises(ValueError):
-        fixed_palette([(0, 0, 0)], [((k, 0, 0), (255, 255, 255)) for k in range(60)])
+        fixed_palette([(k % 256, k // 256, 0) for k in range(300)], [])
