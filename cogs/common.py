@@ -1,30 +1,32 @@
 """What every game cog shares: challenge buttons, the game commands, replies, errors and images.
 
-A game cog subclasses :class:`GameCog`, names its group, and adds only its challenge command (whose
-options differ per game) and any friendlier move forms. Everything else (turns, persistence,
-ratings) lives in the session service.
+Every game gets a cog from its registry entry: :func:`cog_class` builds the plain one, and a game with
+special commands subclasses :class:`GameCog` with ``entry=`` and adds only those. The challenge command,
+with the game's own options and side names, is built from the entry too. Everything else (turns,
+persistence, ratings) lives in the session service.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import io
 import json
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.rules_text import rules_lines
+from engines import GameState
+from games import GameEntry
 from locales import N_, tr
-from sessions.service import GameService, Report, UserError, acting_side, render_board
+from sessions.host import ServiceHost
+from sessions.service import GameService, Report, UserError, render_board
 from storage.database import GameRow
-
-if TYPE_CHECKING:
-    from bot import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,8 @@ AUTOCOMPLETE_LIMIT = 25  # Discord's cap on choices
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
-    return interaction.client.service  # type: ignore[attr-defined]
+    """The session service, for code that has an interaction but no cog (persistent buttons)."""
+    return cast(ServiceHost, interaction.client).service
 
 
 async def send_private(interaction: discord.Interaction, message: str, **params: Any) -> None:
@@ -57,7 +60,7 @@ async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str,
     return names[0], names[1]
 
 
-async def board_file(guild: discord.Guild | None, report_or_row: Report | GameRow, state: Any) -> discord.File:
+async def board_file(guild: discord.Guild | None, report_or_row: Report | GameRow, state: GameState) -> discord.File:
     row = report_or_row.row if isinstance(report_or_row, Report) else report_or_row
     png = await render_board(row, state, await display_names(guild, row))
     return discord.File(io.BytesIO(png), filename=f"{row.game}-{row.id}-{row.ply}.png")
@@ -125,7 +128,7 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
         )
         return
     row = report.row
-    title = present.TITLES[row.game]
+    title = present.title(row.game)
     await interaction.response.edit_message(
         content=tr(
             locale,
@@ -142,22 +145,78 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
 async def post_board(interaction: discord.Interaction, report: Report, text: str) -> None:
     """The public message after a change: the text, the board image, and the next player pinged."""
     file = await board_file(interaction.guild, report, report.state)
-    message = await interaction.followup.send(text, file=file, wait=True)
-    await service_of(interaction).db.set_message(report.row.id, "board_message_id", message.id)
+    await interaction.followup.send(text, file=file)
 
 
+def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
+    """``/<game> challenge``: the opponent, the game's own options, the side and whether it is rated.
+
+    The parameters differ per game, so the signature discord.py reads is built from the entry."""
+
+    async def challenge(cog: GameCog, interaction: discord.Interaction, **chosen: Any) -> None:
+        opponent = chosen["opponent"]
+        side = chosen.get("side")
+        options = {
+            option.name: chosen[option.name].value if chosen.get(option.name) else option.default
+            for option in entry.options
+        }
+        await cog.send_challenge(
+            interaction, opponent, options, side.value if side else None, chosen.get("rated", True)
+        )
+
+    keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    parameters = [
+        inspect.Parameter("cog", keyword),
+        inspect.Parameter("interaction", keyword, annotation=discord.Interaction),
+        inspect.Parameter("opponent", keyword, annotation=discord.Member),
+    ]
+    for option in entry.options:
+        kind = int if all(isinstance(value, int) for value in option.values) else str
+        parameters.append(
+            inspect.Parameter(option.name, keyword, annotation=app_commands.Choice[kind] | None, default=None)
+        )
+    parameters.append(inspect.Parameter("side", keyword, annotation=app_commands.Choice[int] | None, default=None))
+    parameters.append(inspect.Parameter("rated", keyword, annotation=bool, default=True))
+    challenge.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    challenge.__qualname__ = "GameCog.challenge"  # a method: discord.py then passes the cog first
+
+    choices = {
+        option.name: [app_commands.Choice(name=label, value=value) for label, value in option.choices]
+        for option in entry.options
+    }
+    choices["side"] = [app_commands.Choice(name=name, value=index) for index, name in enumerate(entry.sides)]
+    described = app_commands.describe(
+        opponent="Who you want to play.",
+        side=entry.side_description,
+        rated="Count the game for ratings (default: yes).",
+        **{option.name: option.description for option in entry.options},
+    )(app_commands.choices(**choices)(challenge))
+    return app_commands.command(name="challenge", description=entry.challenge_description)(described)
+
+
+@app_commands.guild_only()
 class GameCog(commands.GroupCog):
-    """Commands every game has. Subclasses set ``game`` and pass ``group_name``."""
+    """Commands every game has. A subclass names its game's entry: ``class XCog(GameCog, entry=X, ...)``."""
 
-    game: str = ""
+    entry: ClassVar[GameEntry]
 
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+    def __init_subclass__(cls, *, entry: GameEntry | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if entry is not None:
+            cls.entry = entry
+            cls.challenge = challenge_command(entry)  # type: ignore[attr-defined]
+
+    def __init__(self, host: ServiceHost) -> None:
+        self.host = host
         super().__init__()
 
     @property
     def service(self) -> GameService:
-        return self.bot.service
+        return self.host.service
+
+    @property
+    def game(self) -> str:
+        return self.entry.name
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -201,7 +260,7 @@ class GameCog(commands.GroupCog):
             "{challenger} plays {side}. The challenge expires in {minutes} min.",
             opponent=opponent.mention,
             challenger=interaction.user.mention,
-            title=present.TITLES[self.game],
+            title=self.entry.title,
             options=described or tr(locale, "standard rules"),
             rated=tr(locale, "rated") if rated else tr(locale, "unrated"),
             side=present.side_name(locale, self.game, row.side_of(interaction.user.id) or 0),
@@ -225,7 +284,7 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(thinking=True)
         await post_board(interaction, report, present.report_text(interaction.guild_locale, report))
 
-    async def state_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:
+    async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
         nothing, and submitting explains why."""
         try:
@@ -233,7 +292,7 @@ class GameCog(commands.GroupCog):
             state = await self.service.state(row)
         except UserError:
             return None
-        if acting_side(state) != row.side_of(interaction.user.id) or state.chance:
+        if state.to_act != row.side_of(interaction.user.id) or state.chance:
             return None
         return state
 
@@ -296,8 +355,8 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        lines = [tr(interaction.locale, line) for line in rules_lines(self.game)]
-        embed = discord.Embed(title=present.TITLES[self.game], description="\n".join(lines)[:4000])
+        lines = [tr(interaction.locale, line) for line in self.entry.rules]
+        embed = discord.Embed(title=self.entry.title, description="\n".join(lines)[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="The move list of a game, with its record as a file.")
@@ -335,6 +394,19 @@ class GameCog(commands.GroupCog):
         return await self.game_choices(interaction, current)
 
 
-def side_choices(game: str) -> list[app_commands.Choice[int]]:
-    names = present.SIDE_NAMES[game]
-    return [app_commands.Choice(name=names[0], value=0), app_commands.Choice(name=names[1], value=1)]
+def cog_class(entry: GameEntry) -> type[GameCog]:
+    """The cog of a game: its own subclass when the entry names one, else the shared commands alone."""
+    if entry.cog is not None:
+        module, _, name = entry.cog.partition(":")
+        return getattr(importlib.import_module(module), name)
+    return cast(
+        type[GameCog],
+        type(GameCog)(
+            f"{entry.name.title()}Cog",
+            (GameCog,),
+            {"__doc__": entry.description},
+            entry=entry,
+            group_name=entry.name,
+            group_description=entry.description,
+        ),
+    )

@@ -7,20 +7,27 @@ cogs call it with plain ids and text and turn its reports (or its :class:`UserEr
 from __future__ import annotations
 
 import asyncio
-import importlib
 import secrets
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-import engines
+import games
+from engines import GameState, IllegalMove
 from sessions.ratings import Rating, rate
 from storage.database import Database, GameRow, StalePly
 
 MAX_MOVE_TEXT = 100
-CHANCE_PREFIXES = ("open", "roll")
+
+
+class Ending(StrEnum):
+    """Ways a game ends that the session decides, beside the engines' own result reasons."""
+
+    RESIGN = "resign"
+    TIMEOUT = "timeout"
 
 
 class UserError(Exception):
@@ -59,18 +66,9 @@ class Report:
     """What a service call did, for the cog to announce."""
 
     row: GameRow
-    state: Any
+    state: GameState
     played: list[PlayedMove]
     finish: Finish | None = None
-
-
-def acting_side(state: Any) -> int | None:
-    """Whoever must act next: the player to move, or the player to roll at a dice point."""
-    if state.is_over:
-        return None
-    if state.turn is not None:
-        return state.turn
-    return getattr(state, "to_roll", None)
 
 
 class GameService:
@@ -86,7 +84,7 @@ class GameService:
         self.clock = clock
         self.draw = draw  # chance outcomes come from here only, so tests can load the dice
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: dict[int, Any] = {}
+        self._states: dict[int, GameState] = {}
 
     # --- loading ---------------------------------------------------------------------------------
 
@@ -96,13 +94,12 @@ class GameService:
             raise UserError("I cannot find game #{id}.", id=game_id)
         return row
 
-    async def state(self, row: GameRow) -> Any:
+    async def state(self, row: GameRow) -> GameState:
         """The engine state of a game: the replay of its move log, cached per ply."""
         cached = self._states.get(row.id)
         if cached is not None and len(cached.moves) == row.ply:
             return cached.copy()
-        engine = engines.get(row.game)
-        state = engine.new_game(**row.options)
+        state = games.find(row.game).new_game(**row.options)
         for move in await self.db.moves(row.id):
             state.play(move)
         self._states[row.id] = state.copy()
@@ -158,14 +155,14 @@ class GameService:
         if opponent_is_bot:
             raise UserError("Bots cannot play. Challenge a person instead.")
         try:
-            engines.get(game).new_game(**options)
+            games.find(game).new_game(**options)
         except ValueError as error:
             raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
         await self.expire_challenges()
         if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
         if side is None:
-            side = secrets.randbelow(2)
+            side = int(self.draw(["0", "1"]))
         players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
         now = self.clock()
         game_id = await self.db.insert_game(
@@ -186,7 +183,7 @@ class GameService:
             row = await self._open_challenge(game_id)
             if user_id != row.opponent_id:
                 raise self._wrong_answerer(row, user_id)
-            state = engines.get(row.game).new_game(**row.options)
+            state = games.find(row.game).new_game(**row.options)
             played = self._advance(state)
             if not await self.db.activate(game_id, self.clock(), [(p.move, p.player, None) for p in played]):
                 raise UserError("This challenge is no longer open.")
@@ -243,15 +240,17 @@ class GameService:
             raise UserError("Type a move, for example one from the autocomplete list.")
         if len(text) > MAX_MOVE_TEXT:
             raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
-        if text.lower().startswith(CHANCE_PREFIXES):
-            raise UserError("Dice are rolled by the bot, never chosen: use the roll command.")
         async with self._locks[game_id]:
-            row, state, side = await self._my_turn(game_id, user_id)
+            row = await self._active(game_id, user_id)
+            chance_words = games.find(row.game).chance_words
+            if chance_words and text.lower().startswith(chance_words):
+                raise UserError("Dice are rolled by the bot, never chosen: use the roll command.")
+            state, side = await self._my_turn(row, user_id)
             if state.chance:
                 raise UserError("Roll the die first with /{game} roll.", game=row.game)
             try:
                 state.play(text)
-            except engines.IllegalMove as error:
+            except IllegalMove as error:
                 raise UserError("That move is not legal: {reason}", reason=str(error)) from error
             played = [PlayedMove(state.moves[-1], side, "move"), *self._advance(state)]
             return await self._commit(row, state, played, user_id)
@@ -262,14 +261,14 @@ class GameService:
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             side = row.side_of(user_id)
-            if not state.chance or getattr(state, "to_roll", None) is None:
+            if not state.chance or state.to_act is None:
                 if state.turn == side:
                     raise UserError("You have already rolled: place your block now.")
                 raise UserError("It is not your turn: wait for {mention}.", mention=f"<@{self._acting(row, state)}>")
-            if state.to_roll != side:
+            if state.to_act != side:
                 raise UserError(
                     "It is not your turn to roll: wait for {mention}.",
-                    mention=f"<@{row.players[state.to_roll]}>",
+                    mention=f"<@{row.players[state.to_act]}>",
                 )
             state.play(self.draw(state.legal_moves()))
             played = [PlayedMove(state.moves[-1], None, "chance"), *self._advance(state)]
@@ -281,7 +280,7 @@ class GameService:
             state = await self.state(row)
             loser = row.side_of(user_id)
             assert loser is not None
-            return await self._end_without_move(row, state, 1 - loser, "resign")
+            return await self._end_without_move(row, state, 1 - loser, Ending.RESIGN)
 
     async def claim(self, game_id: int, user_id: int) -> Report:
         """Win a game whose opponent has not acted for twice the reminder time."""
@@ -289,7 +288,7 @@ class GameService:
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             claimant = row.side_of(user_id)
-            if acting_side(state) == claimant:
+            if state.to_act == claimant:
                 raise UserError("It is your turn, so there is nothing to claim: make your move.")
             waited = self.clock() - (row.last_move_at or row.created_at)
             needed = 2 * self.settings.reminder_after
@@ -297,7 +296,7 @@ class GameService:
                 hours = max(1, round((needed - waited) / 3600))
                 raise UserError("You can claim the win if your opponent still has not moved in {hours} h.", hours=hours)
             assert claimant is not None
-            return await self._end_without_move(row, state, claimant, "timeout")
+            return await self._end_without_move(row, state, claimant, Ending.TIMEOUT)
 
     async def _active(self, game_id: int, user_id: int) -> GameRow:
         row = await self.row(game_id)
@@ -309,26 +308,25 @@ class GameService:
             raise UserError("This game has not started: the challenge must be accepted first.")
         return row
 
-    async def _my_turn(self, game_id: int, user_id: int) -> tuple[GameRow, Any, int]:
-        row = await self._active(game_id, user_id)
+    async def _my_turn(self, row: GameRow, user_id: int) -> tuple[GameState, int]:
         state = await self.state(row)
         side = row.side_of(user_id)
         assert side is not None
-        if acting_side(state) != side:
+        if state.to_act != side:
             raise UserError("It is not your turn: wait for {mention}.", mention=f"<@{self._acting(row, state)}>")
-        return row, state, side
+        return state, side
 
     @staticmethod
-    def _acting(row: GameRow, state: Any) -> int:
-        side = acting_side(state)
+    def _acting(row: GameRow, state: GameState) -> int:
+        side = state.to_act
         return row.players[side] if side is not None else row.players[0]
 
-    def _advance(self, state: Any) -> list[PlayedMove]:
+    def _advance(self, state: GameState) -> list[PlayedMove]:
         """Play what nobody chooses: dice that no player rolls by command, and passes the rules force."""
         played = []
         while not state.is_over:
             if state.chance:
-                if getattr(state, "to_roll", None) is not None:
+                if state.to_act is not None:
                     break  # the player rolls by command
                 state.play(self.draw(state.legal_moves()))
                 played.append(PlayedMove(state.moves[-1], None, "chance"))
@@ -340,7 +338,7 @@ class GameService:
                 break
         return played
 
-    async def _commit(self, row: GameRow, state: Any, played: list[PlayedMove], user_id: int) -> Report:
+    async def _commit(self, row: GameRow, state: GameState, played: list[PlayedMove], user_id: int) -> Report:
         finish = None
         if state.is_over:
             result = state.result()
@@ -355,8 +353,8 @@ class GameService:
         new_row = await self.row(row.id)
         return Report(new_row, state, played, await self._settle(new_row) if finish else None)
 
-    async def _end_without_move(self, row: GameRow, state: Any, winner: int, reason: str) -> Report:
-        scores = tuple(state.scores()) if hasattr(state, "scores") else (0, 0)
+    async def _end_without_move(self, row: GameRow, state: GameState, winner: int, reason: Ending) -> Report:
+        scores = state.scores()
         try:
             await self.db.finish_without_move(row.id, row.ply, (winner, reason, scores), self.clock())
         except StalePly as error:
@@ -415,8 +413,7 @@ class GameService:
         return due
 
 
-async def render_board(row: GameRow, state: Any, names: tuple[str, str]) -> bytes:
+async def render_board(row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
     """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
-    renderer = importlib.import_module(f"render.{row.game}")
     # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-    return await asyncio.to_thread(renderer.render, state, names)
+    return await asyncio.to_thread(games.find(row.game).render, state, names)
