@@ -122,8 +122,8 @@ def displayable(text: str) -> str:
 
 RGB = tuple[int, int, int]
 
-# zlib level 3 without PNG optimisation: about 2 ms per board instead of 24-34 ms for optimize=True, for
-# 15-60% more bytes (boards stay far below Discord's preview limit). See docs/performance.md.
+# zlib level 3 without PNG optimisation: 2-3 ms per board instead of 24-41 ms for optimize=True, for 20-75% more
+# bytes (boards stay under 70 KB); higher levels cost more time for little. See docs/performance.md.
 COMPRESS_LEVEL = 3
 BLEND_STEPS = 6  # intermediate tones kept per anti-aliased edge; enough that text edges stay smooth
 

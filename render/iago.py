@@ -175,7 +175,7 @@ def _draw_captive(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float
     draw.text((cx, cy + SCALE), original, fill=letter_colour, font=font(17 * SCALE, bold=True), anchor="mm")
 
 
-# What a cell can show; a disk's content is the engine's cell value.
+# One smoothed layer each: the engine's cell values, and the legal-move dot.
 KINDS = ("D", "L", "xD", "xL", "dot")
 # A disk with its outline and smoothing reaches 36 px from the cell centre; a neighbour's starts 40 px away.
 CELL_REACH = 37
@@ -203,6 +203,7 @@ def _layers() -> dict[str | None, Image.Image]:
 
 @cache
 def _cell_mask() -> Image.Image:
+    """Round, so that a pasted cell covers its own disk and never a neighbour's."""
     mask = Image.new("L", (2 * CELL_REACH + 1, 2 * CELL_REACH + 1), 0)
     ImageDraw.Draw(mask).ellipse((0, 0, 2 * CELL_REACH, 2 * CELL_REACH), fill=255)
     return mask

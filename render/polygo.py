@@ -48,12 +48,14 @@ POLYGON_COLOURS = ((0, 158, 115), (213, 94, 0))
 STONE_COLOURS = (DARK_PIECE, LIGHT_PIECE)
 STAR_POINTS = {19: (3, 9, 15), 13: (3, 6, 9), 9: (2, 4, 6)}
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
-# the panel is narrow: short labels for the engine's BLOCKS names
-AREA_COLOURS = tuple(blend(colour, WOOD, 0.35) for colour in POLYGON_COLOURS)
+AREA_COLOURS = tuple(blend(colour, WOOD, 0.35) for colour in POLYGON_COLOURS)  # a polygon's inside: tinted wood
+BLACK_STONE_RIM = (0, 0, 0)
+# Text is the only smoothed drawing here: coordinates on the wood, the panel, the countdown box and the pass note.
 PALETTE = fixed_palette(
-    (*BASE_COLOURS, WOOD, GRID, (0, 0, 0), *POLYGON_COLOURS, *AREA_COLOURS),
+    (*BASE_COLOURS, WOOD, GRID, BLACK_STONE_RIM, *POLYGON_COLOURS, *AREA_COLOURS),
     (*BASE_EDGES, (GRID, WOOD), (INK, LIGHT_PIECE), (POLYGON_COLOURS[1], PANEL)),
 )
+# the panel is narrow: short labels for the engine's BLOCKS names
 SHORT_NAMES = {1: "domino", 2: "line of 3", 3: "bent three", 4: "line of 4", 5: "L or J four", 6: "S or Z four"}
 
 
@@ -157,7 +159,7 @@ def _draw_stones(draw: ImageDraw.ImageDraw, game: PolygoGame) -> None:
             if owner is None:
                 continue
             x, y = _lattice(game.size, col, row)
-            outline = INK if owner == 1 else (0, 0, 0)
+            outline = INK if owner == 1 else BLACK_STONE_RIM
             box = (x - radius, y - radius, x + radius, y + radius)
             draw.ellipse(box, fill=STONE_COLOURS[owner], outline=outline, width=2)
 
