@@ -21,6 +21,8 @@ import games
 from cogs.common import ChallengeButton, cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
+from cogs.replay import ReplayButton
+from cogs.tree import GameTree
 from locales import catalogue, language_of
 from sessions.service import GameService
 from sessions.service import Settings as SessionSettings
@@ -45,6 +47,18 @@ class Settings(BaseSettings):
     reminder_hours: float = Field(default=24, gt=0)
     sweep_seconds: float = Field(default=60, gt=0)
     sync_commands: bool = True
+
+
+# Slash commands need no message events: the guilds intent alone keeps channels and servers known.
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+# Set once for every message: members may be pinged (a challenge, the player to move), never everyone or roles.
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def no_prefix(bot: commands.Bot, message: discord.Message) -> list[str]:
+    """No text commands: everything is a slash command, so no message (``@bot help``) is ever a command."""
+    return []
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -76,7 +90,14 @@ class CatalogueTranslator(app_commands.Translator):
 
 class GameBot(commands.Bot):
     def __init__(self, settings: Settings, **options: object) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
+        super().__init__(
+            command_prefix=no_prefix,
+            help_command=None,
+            tree_cls=GameTree,
+            intents=INTENTS,
+            allowed_mentions=MENTIONS,
+            **options,
+        )
         self.settings = settings
         self.db: Database | None = None
         self._service: GameService | None = None
@@ -97,7 +118,7 @@ class GameBot(commands.Bot):
             ),
         )
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton)
+        self.add_dynamic_items(ChallengeButton, ReplayButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))

@@ -21,48 +21,33 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.context import display_names, remember_members, service_of
+from cogs.replay import animation_file, position_message
+from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import GameService, Report, UserError, render_board
+from sessions.service import GameService, Report, UserError
 from storage.database import GameRow
 
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's cap on choices
+CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
 
 
-def service_of(interaction: discord.Interaction) -> GameService:
-    """The session service, for code that has an interaction but no cog (persistent buttons)."""
-    return cast(ServiceHost, interaction.client).service
+def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
+    return (interaction.guild_id, interaction.user.id)
 
 
-async def send_private(interaction: discord.Interaction, message: str, **params: Any) -> None:
-    """A private answer in the member's own language, whether or not the interaction was answered."""
-    text = tr(interaction.locale, message, **params)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+# Each challenge pings the opponent and each board is a public image: a member may not flood a channel.
+challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
+public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
-async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str, str]:
-    names = []
-    for user_id in row.players:
-        member = guild.get_member(user_id) if guild else None
-        if member is None and guild is not None:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                member = None
-        names.append(member.display_name if member else f"Player {user_id}")
-    return names[0], names[1]
-
-
-async def board_file(guild: discord.Guild | None, report_or_row: Report | GameRow, state: GameState) -> discord.File:
-    row = report_or_row.row if isinstance(report_or_row, Report) else report_or_row
-    png = await render_board(row, state, await display_names(guild, row))
+async def board_file(interaction: discord.Interaction, row: GameRow, state: GameState) -> discord.File:
+    png = await service_of(interaction).render_board(row, state, await display_names(interaction.guild, row))
     return discord.File(io.BytesIO(png), filename=f"{row.game}-{row.id}-{row.ply}.png")
 
 
@@ -98,7 +83,11 @@ class ChallengeButton(
         return cls(match["action"], int(match["game_id"]), interaction.guild_locale)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer_challenge(interaction, self.action, self.game_id)
+        remember_members(interaction)
+        try:
+            await answer_challenge(interaction, self.action, self.game_id)
+        except Exception as error:  # a button has no command tree behind it: answer here
+            await answer_error(interaction, error)
 
 
 def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
@@ -111,16 +100,15 @@ def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
 async def answer_challenge(interaction: discord.Interaction, action: str, game_id: int) -> None:
     service = service_of(interaction)
     locale = interaction.guild_locale
-    try:
-        if action == "accept":
-            report = await service.accept(game_id, interaction.user.id)
-        elif action == "decline":
-            row = await service.decline(game_id, interaction.user.id)
-        else:
-            row = await service.cancel(game_id, interaction.user.id)
-    except UserError as error:
-        await send_private(interaction, error.message, **error.params)
-        return
+    if interaction.guild_id is None:
+        raise UserError(IN_SERVER_ONLY)
+    where = {"guild_id": interaction.guild_id, "message_id": interaction.message.id if interaction.message else None}
+    if action == "accept":
+        report = await service.accept(game_id, interaction.user.id, **where)
+    elif action == "decline":
+        row = await service.decline(game_id, interaction.user.id, **where)
+    else:
+        row = await service.cancel(game_id, interaction.user.id, **where)
     if action != "accept":
         text = N_("{player} declined the challenge.") if action == "decline" else N_("{player} withdrew the challenge.")
         await interaction.response.edit_message(
@@ -144,7 +132,7 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
 
 async def post_board(interaction: discord.Interaction, report: Report, text: str) -> None:
     """The public message after a change: the text, the board image, and the next player pinged."""
-    file = await board_file(interaction.guild, report, report.state)
+    file = await board_file(interaction, report.row, report.state)
     await interaction.followup.send(text, file=file)
 
 
@@ -190,7 +178,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
         **{option.name: option.description for option in entry.options},
-    )(app_commands.choices(**choices)(challenge))
+    )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 
 
@@ -217,16 +205,6 @@ class GameCog(commands.GroupCog):
     @property
     def game(self) -> str:
         return self.entry.name
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, UserError):
-            await send_private(interaction, original.message, **original.params)
-            return
-        log.exception("Command failed", exc_info=original)
-        await send_private(interaction, "Something went wrong on my side. Please try again in a moment.")
 
     # --- helpers for subclasses --------------------------------------------------------------------
 
@@ -273,9 +251,12 @@ class GameCog(commands.GroupCog):
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
     ) -> GameRow:
-        assert interaction.channel_id is not None
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserError(
+                "Games are played in a server channel, not in direct messages. Use my commands in a server."
+            )
         return await self.service.find_game(
-            self.game, interaction.user.id, interaction.channel_id, game_id, spectate=spectate
+            self.game, interaction.user.id, interaction.guild_id, interaction.channel_id, game_id, spectate=spectate
         )
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
@@ -303,7 +284,8 @@ class GameCog(commands.GroupCog):
             return []
         wanted = current.lower().replace(" ", "").replace(",", "")
         matches = [m for m in state.legal_moves() if wanted in m.lower().replace(" ", "")]
-        return [app_commands.Choice(name=m, value=m) for m in matches[:AUTOCOMPLETE_LIMIT]]
+        fitting = [m for m in matches if len(m) <= CHOICE_TEXT_LIMIT]
+        return [app_commands.Choice(name=m, value=m) for m in fitting[:AUTOCOMPLETE_LIMIT]]
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         assert interaction.channel_id is not None
@@ -327,6 +309,7 @@ class GameCog(commands.GroupCog):
         return await self.legal_choices(interaction, current)
 
     @app_commands.command(name="board", description="Show the board of a game in this channel.")
+    @public_post_cooldown
     @app_commands.describe(game="Which game, if several are on.")
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game, spectate=True)
@@ -335,7 +318,7 @@ class GameCog(commands.GroupCog):
         text = present.report_text(interaction.guild_locale, Report(row, state, [], None))
         if row.status == "finished":
             text = tr(interaction.guild_locale, "Game #{id} is over.", id=row.id)
-        await interaction.followup.send(text, file=await board_file(interaction.guild, row, state))
+        await interaction.followup.send(text, file=await board_file(interaction, row, state))
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
@@ -364,34 +347,98 @@ class GameCog(commands.GroupCog):
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game, spectate=True)
         moves = await self.service.db.moves(row.id)
+        names = await display_names(interaction.guild, row)
         numbered = " ".join(f"{ply}. {move}" for ply, move in enumerate(moves, start=1)) or "-"
-        record = {
-            "game": row.game,
-            "id": row.id,
-            "options": row.options,
-            "players": list(row.players),
-            "names": list(await display_names(interaction.guild, row)),
-            "status": row.status,
-            "rated": row.rated,
-            "moves": moves,
-            "result": None
-            if row.scores is None
-            else {"winner": row.winner, "reason": row.result_reason, "scores": list(row.scores)},
-        }
-        file = discord.File(
-            io.BytesIO(json.dumps(record, ensure_ascii=False, indent=2).encode()),
-            filename=f"{row.game}-{row.id}.json",
-        )
+        record = game_record(self.entry, row, moves, names)
+        files = [
+            discord.File(
+                io.BytesIO(json.dumps(record, ensure_ascii=False, indent=2).encode()),
+                filename=f"{row.game}-{row.id}.json",
+            ),
+            discord.File(
+                io.BytesIO(readable_record(interaction.locale, self.entry, row, moves, names).encode()),
+                filename=f"{row.game}-{row.id}.txt",
+            ),
+        ]
         header = tr(interaction.locale, "Moves of game #{id}:", id=row.id)
-        await interaction.response.send_message(f"{header}\n{numbered}"[:1900], file=file, ephemeral=True)
+        await interaction.response.send_message(clip(f"{header}\n{numbered}"), files=files, ephemeral=True)
+
+    @app_commands.command(name="replay", description="Step through a game of this server, or get it as an animation.")
+    @public_post_cooldown
+    @app_commands.describe(
+        game="Which game (any game of this server, finished or not).",
+        animated="Post the whole game as an animated image instead (default: step through it privately).",
+    )
+    async def replay(self, interaction: discord.Interaction, game: int | None = None, animated: bool = False) -> None:
+        row = await self.current_game(interaction, game, spectate=True)
+        if row.status not in ("active", "finished"):
+            raise UserError("Game #{id} has not started, so there is nothing to replay.", id=row.id)
+        if animated:
+            await self.post_animation(interaction, row)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        content, file, view = await position_message(interaction, row, row.ply)
+        await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+
+    async def post_animation(self, interaction: discord.Interaction, row: GameRow) -> None:
+        await interaction.response.defer(thinking=True)
+        file, frames = await animation_file(interaction, row)
+        text = tr(interaction.guild_locale, "Game #{id} in {frames} frames, the start first.", id=row.id, frames=frames)
+        await interaction.followup.send(text, file=file)
 
     @move.autocomplete("game")
     @board.autocomplete("game")
+    @replay.autocomplete("game")
     @resign.autocomplete("game")
     @claim.autocomplete("game")
     @history.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         return await self.game_choices(interaction, current)
+
+
+RECORD_FORMAT = "abstract-games-bot/game-record/1"
+
+
+def game_record(entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> dict[str, Any]:
+    """A game as data: options plus every move, dice included, replay it through the engine contract."""
+    return {
+        "format": RECORD_FORMAT,
+        "game": row.game,
+        "title": entry.title,
+        "id": row.id,
+        "options": row.options,
+        "players": list(row.players),
+        "names": list(names),
+        "sides": [str(side) for side in entry.sides],
+        "status": row.status,
+        "rated": row.rated,
+        "chance_moves": [move for move in moves if move.split(" ", 1)[0] in entry.chance_words],
+        "moves": moves,
+        "result": None
+        if row.scores is None
+        else {"winner": row.winner, "reason": row.result_reason, "scores": list(row.scores)},
+    }
+
+
+def readable_record(locale: Any, entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> str:
+    """The record as a person reads it: a header, then one numbered move per line with who played it."""
+    sides = [f"{tr(locale, entry.sides[side])}: {names[side]}" for side in (0, 1)]
+    options = ", ".join(f"{key} {value}" for key, value in row.options.items())
+    lines = [f"{entry.title} #{row.id}" + (f" ({options})" if options else ""), *sides, ""]
+    lines += [f"{ply:>4}. {move}" for ply, move in enumerate(moves, start=1)]
+    if row.scores is not None:
+        lines += [
+            "",
+            tr(
+                locale,
+                "Final score: {side0} {score0} · {side1} {score1}",
+                side0=sides[0],
+                score0=row.scores[0],
+                side1=sides[1],
+                score1=row.scores[1],
+            ),
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def cog_class(entry: GameEntry) -> type[GameCog]:

@@ -136,7 +136,7 @@ def blend(colour: RGB, base: RGB, amount: float) -> RGB:
 
 def fixed_palette(colours: Iterable[RGB], edges: Iterable[tuple[RGB, RGB]], steps: int = BLEND_STEPS) -> Image.Image:
     """A palette image holding every flat colour of a board exactly, and the tones between the pairs of colours
-    that meet at anti-aliased edges (text, Iago's smoothed disks), for `Image.quantize(palette=...)`.
+    that meet at anti-aliased edges (text, shapes drawn large and shrunk), for `Image.quantize(palette=...)`.
 
     Quantizing against one fixed palette is five times faster than computing a palette per image, and unlike a
     palette taken from one board it cannot lose a colour that board did not happen to show."""

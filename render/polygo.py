@@ -10,7 +10,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from engines.polygo import BLOCKS, PolygoGame, parse_point
+from engines.polygo import BLOCKS, COLUMNS, PolygoGame, parse_point
 from render.base import (
     BASE_COLOURS,
     BASE_EDGES,
@@ -47,7 +47,6 @@ GRID = (70, 52, 30)
 POLYGON_COLOURS = ((0, 158, 115), (213, 94, 0))
 STONE_COLOURS = (DARK_PIECE, LIGHT_PIECE)
 STAR_POINTS = {19: (3, 9, 15), 13: (3, 6, 9), 9: (2, 4, 6)}
-COLUMNS = "ABCDEFGHJKLMNOPQRST"
 AREA_COLOURS = tuple(blend(colour, WOOD, 0.35) for colour in POLYGON_COLOURS)  # a polygon's inside: tinted wood
 BLACK_STONE_RIM = (0, 0, 0)
 # Text is the only smoothed drawing here: coordinates on the wood, the panel, the countdown box and the pass note.
@@ -55,8 +54,6 @@ PALETTE = fixed_palette(
     (*BASE_COLOURS, WOOD, GRID, BLACK_STONE_RIM, *POLYGON_COLOURS, *AREA_COLOURS),
     (*BASE_EDGES, (GRID, WOOD), (INK, LIGHT_PIECE), (POLYGON_COLOURS[1], PANEL)),
 )
-# the panel is narrow: short labels for the engine's BLOCKS names
-SHORT_NAMES = {1: "domino", 2: "line of 3", 3: "bent three", 4: "line of 4", 5: "L or J four", 6: "S or Z four"}
 
 
 # ---------------------------------------------------------------------------------------------- layout
@@ -300,7 +297,7 @@ def _draw_turn_section(
     if game.turn is not None and game.die is not None:
         player = game.turn
         y = _text(draw, x, y, f"{_player_label(names, player)} places", 18, bold=True)
-        y = _text(draw, x, y, f"rolled {game.die}: {SHORT_NAMES[game.die]}", 15, fill=MUTED)
+        y = _text(draw, x, y, f"rolled {game.die}: {BLOCKS[game.die].short}", 15, fill=MUTED)
         used = _draw_face_and_blocks(draw, x, y, game.die, STONE_COLOURS[player], 56, 22)
         y += used + 8
         if game.legal_moves() == ["pass"]:
@@ -389,5 +386,5 @@ def render_dice(face: int) -> bytes:
     image, draw = new_canvas(420, 150)
     draw.rounded_rectangle((4, 4, 416, 146), radius=12, fill=PANEL)
     _draw_face_and_blocks(draw, 18, 14, face, DARK_PIECE, 80, 28)
-    draw.text((18, 128), BLOCKS[face][0], fill=INK, font=font(17), anchor="lm")
+    draw.text((18, 128), BLOCKS[face].name, fill=INK, font=font(17), anchor="lm")
     return to_png(image, PALETTE)

@@ -7,9 +7,9 @@ cogs call it with plain ids and text and turn its reports (or its :class:`UserEr
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import time
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -17,10 +17,14 @@ from typing import Any
 
 import games
 from engines import GameState, IllegalMove
+from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
 from storage.database import Database, GameRow, StalePly
 
 MAX_MOVE_TEXT = 100
+MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
+STATE_CACHE_SIZE = 1024  # games in play whose replayed state is kept; the rest replay from the log
+MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several people, too few to spam
 
 
 class Ending(StrEnum):
@@ -83,14 +87,17 @@ class GameService:
         self.settings = settings or Settings()
         self.clock = clock
         self.draw = draw  # chance outcomes come from here only, so tests can load the dice
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: dict[int, GameState] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()
+        self._states: LruCache[int, GameState] = LruCache(STATE_CACHE_SIZE)
+        # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
+        self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
 
     # --- loading ---------------------------------------------------------------------------------
 
-    async def row(self, game_id: int) -> GameRow:
-        row = await self.db.game(game_id)
-        if row is None:
+    async def row(self, game_id: int, guild_id: int | None = None) -> GameRow:
+        """A game by id; with ``guild_id``, only a game of that server (another server's id is not found)."""
+        row = await self.db.game(game_id) if 0 < game_id <= MAX_GAME_ID else None
+        if row is None or (guild_id is not None and row.guild_id != guild_id):
             raise UserError("I cannot find game #{id}.", id=game_id)
         return row
 
@@ -102,16 +109,39 @@ class GameService:
         state = games.find(row.game).new_game(**row.options)
         for move in await self.db.moves(row.id):
             state.play(move)
-        self._states[row.id] = state.copy()
+        self._states.put(row.id, state.copy())
         return state
 
+    async def position(self, row: GameRow, ply: int) -> GameState:
+        """The game as it stood after ``ply`` moves (0: the start), for replays."""
+        state = games.find(row.game).new_game(**row.options)
+        for move in (await self.db.moves(row.id))[: max(0, ply)]:
+            state.play(move)
+        return state
+
+    async def positions(self, row: GameRow) -> list[GameState]:
+        """Every position of the game, the start first: one more than the moves played."""
+        state = games.find(row.game).new_game(**row.options)
+        states = [state.copy()]
+        for move in await self.db.moves(row.id):
+            state.play(move)
+            states.append(state.copy())
+        return states
+
     async def find_game(
-        self, game: str, user_id: int, channel_id: int, game_id: int | None = None, *, spectate: bool = False
+        self,
+        game: str,
+        user_id: int,
+        guild_id: int,
+        channel_id: int,
+        game_id: int | None = None,
+        *,
+        spectate: bool = False,
     ) -> GameRow:
-        """The game a command acts on: the chosen one, else the caller's only game of this kind here.
-        With ``spectate``, anyone may look at any game of this server's channel."""
+        """The game a command acts on: the chosen one (of this server), else the caller's only game of this
+        kind here. With ``spectate``, anyone may look at any game of this server."""
         if game_id is not None:
-            row = await self.row(game_id)
+            row = await self.row(game_id, guild_id)
             if row.game != game or (not spectate and user_id not in row.players):
                 raise UserError("Game #{id} is not one of your {game} games.", id=game_id, game=game)
             return row
@@ -161,6 +191,11 @@ class GameService:
         await self.expire_challenges()
         if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
+        if await self.db.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
+            raise UserError(
+                "You already have {count} open challenges. Wait for an answer or cancel one first.",
+                count=MAX_OPEN_CHALLENGES,
+            )
         if side is None:
             side = int(self.draw(["0", "1"]))
         players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
@@ -178,27 +213,38 @@ class GameService:
         )
         return await self.row(game_id)
 
-    async def accept(self, game_id: int, user_id: int) -> Report:
-        async with self._locks[game_id]:
-            row = await self._open_challenge(game_id)
+    async def accept(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> Report:
+        async with self._locks(game_id):
+            row = await self._open_challenge(game_id, guild_id, message_id)
             if user_id != row.opponent_id:
                 raise self._wrong_answerer(row, user_id)
             state = games.find(row.game).new_game(**row.options)
             played = self._advance(state)
             if not await self.db.activate(game_id, self.clock(), [(p.move, p.player, None) for p in played]):
                 raise UserError("This challenge is no longer open.")
-            self._states[game_id] = state.copy()
+            self._states.put(game_id, state.copy())
             return Report(await self.row(game_id), state, played)
 
-    async def decline(self, game_id: int, user_id: int) -> GameRow:
-        return await self._close_challenge(game_id, user_id, row_must=lambda r: user_id == r.opponent_id)
+    async def decline(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
+        return await self._close_challenge(
+            game_id, user_id, guild_id, message_id, row_must=lambda r: user_id == r.opponent_id
+        )
 
-    async def cancel(self, game_id: int, user_id: int) -> GameRow:
-        return await self._close_challenge(game_id, user_id, row_must=lambda r: user_id == r.challenger_id)
+    async def cancel(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
+        return await self._close_challenge(
+            game_id, user_id, guild_id, message_id, row_must=lambda r: user_id == r.challenger_id
+        )
 
-    async def _close_challenge(self, game_id: int, user_id: int, row_must: Callable[[GameRow], bool]) -> GameRow:
-        async with self._locks[game_id]:
-            row = await self._open_challenge(game_id)
+    async def _close_challenge(
+        self,
+        game_id: int,
+        user_id: int,
+        guild_id: int,
+        message_id: int | None,
+        row_must: Callable[[GameRow], bool],
+    ) -> GameRow:
+        async with self._locks(game_id):
+            row = await self._open_challenge(game_id, guild_id, message_id)
             if not row_must(row):
                 raise self._wrong_answerer(row, user_id)
             status = "cancelled" if user_id == row.challenger_id else "declined"
@@ -214,8 +260,12 @@ class GameService:
             return UserError("Only the challenger can cancel; use Decline to turn it down.")
         return UserError("This challenge is between two other members. Start your own with a challenge.")
 
-    async def _open_challenge(self, game_id: int) -> GameRow:
-        row = await self.row(game_id)
+    async def _open_challenge(self, game_id: int, guild_id: int, message_id: int | None) -> GameRow:
+        """A challenge still open, answered from its own message (a button copied onto another message, or
+        clicked in another server, answers nothing)."""
+        row = await self.row(game_id, guild_id)
+        if message_id is not None and row.challenge_message_id not in (None, message_id):
+            raise UserError("This button does not belong to that challenge. Use the buttons on the challenge itself.")
         if row.status == "challenge" and row.expires_at is not None and row.expires_at <= self.clock():
             await self.db.transition(game_id, "challenge", "expired", self.clock())
             raise UserError("This challenge has expired. Send a new one if you still want to play.")
@@ -240,7 +290,7 @@ class GameService:
             raise UserError("Type a move, for example one from the autocomplete list.")
         if len(text) > MAX_MOVE_TEXT:
             raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             chance_words = games.find(row.game).chance_words
             if chance_words and text.lower().startswith(chance_words):
@@ -257,7 +307,7 @@ class GameService:
 
     async def roll(self, game_id: int, user_id: int) -> Report:
         """The player to move asks for their die; the bot draws it and logs it as a chance move."""
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             side = row.side_of(user_id)
@@ -275,7 +325,7 @@ class GameService:
             return await self._commit(row, state, played, user_id)
 
     async def resign(self, game_id: int, user_id: int) -> Report:
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             loser = row.side_of(user_id)
@@ -284,7 +334,7 @@ class GameService:
 
     async def claim(self, game_id: int, user_id: int) -> Report:
         """Win a game whose opponent has not acted for twice the reminder time."""
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             claimant = row.side_of(user_id)
@@ -347,9 +397,12 @@ class GameService:
         try:
             await self.db.append_moves(row.id, row.ply, rows, self.clock(), finish)
         except StalePly as error:
-            self._states.pop(row.id, None)
+            self._states.pop(row.id)
             raise UserError("The game changed while you were moving. Look at the board and try again.") from error
-        self._states[row.id] = state.copy()
+        if finish:
+            self._states.pop(row.id)  # a finished game is rarely looked at again: replay it if it is
+        else:
+            self._states.put(row.id, state.copy())
         new_row = await self.row(row.id)
         return Report(new_row, state, played, await self._settle(new_row) if finish else None)
 
@@ -359,6 +412,7 @@ class GameService:
             await self.db.finish_without_move(row.id, row.ply, (winner, reason, scores), self.clock())
         except StalePly as error:
             raise UserError("The game changed meanwhile. Look at the board and try again.") from error
+        self._states.pop(row.id)
         new_row = await self.row(row.id)
         return Report(new_row, state, [], await self._settle(new_row))
 
@@ -382,6 +436,12 @@ class GameService:
             }
         await self.db.record_result(row, outcome, new_ratings)
         return Finish(winner, row.result_reason, row.scores, changes)
+
+    async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
+        """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
+        async with self._render_slots:
+            # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
+            return await asyncio.to_thread(games.find(row.game).render, state, names)
 
     # --- ratings, reminders ----------------------------------------------------------------------
 
@@ -411,9 +471,3 @@ class GameService:
                 due.append((row, self._acting(row, state)))
                 await self.db.mark_reminded(row.id, now)
         return due
-
-
-async def render_board(row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
-    """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
-    # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-    return await asyncio.to_thread(games.find(row.game).render, state, names)
