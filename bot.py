@@ -111,6 +111,7 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.db: Database | None = None
         self._service: GameService | None = None
+        self._warm_up: asyncio.Task[None] | None = None
 
     @property
     def service(self) -> GameService:
@@ -127,6 +128,7 @@ class GameBot(commands.Bot):
                 reminder_after=self.settings.reminder_hours * 3600,
             ),
         )
+        self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(ChallengeButton, ReplayButton)
         for cog in self.build_cogs():
@@ -159,6 +161,8 @@ class GameBot(commands.Bot):
         log.info("Logged in as %s. Invite me with: %s", self.user, url)
 
     async def close(self) -> None:
+        if self._warm_up is not None:
+            self._warm_up.cancel()
         await super().close()
         if self.db is not None:
             await self.db.close()

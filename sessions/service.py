@@ -443,6 +443,12 @@ class GameService:
         }
         return Finish(row.winner, row.result_reason, row.scores, changes)
 
+    async def warm_up(self) -> None:
+        """Draw each game's start once, so the renderers' cached layers are built before the first move."""
+        for entry in games.entries():
+            async with self._render_slots:
+                await asyncio.to_thread(entry.render, entry.new_game(), ("", ""))
+
     async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
         """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
         async with self._render_slots:
