@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import games
+from cogs.announce import Announcer
 from cogs.common import ChallengeButton, cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
@@ -50,6 +51,8 @@ class Settings(BaseSettings):
     challenge_ttl_minutes: float = Field(default=15, gt=0)
     reminder_hours: float = Field(default=24, gt=0)
     sweep_seconds: float = Field(default=60, gt=0)
+    announce_seconds: float = Field(default=5, gt=0)
+    announce_grace_seconds: float = Field(default=10, ge=0)
     sync_commands: bool = True
 
     @model_validator(mode="after")
@@ -126,6 +129,7 @@ class GameBot(commands.Bot):
             SessionSettings(
                 challenge_ttl=self.settings.challenge_ttl_minutes * 60,
                 reminder_after=self.settings.reminder_hours * 3600,
+                announce_grace=self.settings.announce_grace_seconds,
             ),
         )
         self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")
@@ -133,6 +137,7 @@ class GameBot(commands.Bot):
         self.add_dynamic_items(ChallengeButton, ReplayButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
+        await self.add_cog(Announcer(self, self, self.settings.announce_seconds))
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))
         if self.settings.sync_commands:
             await self.sync_commands()

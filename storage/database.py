@@ -450,6 +450,11 @@ class Database(OutboxQueries):
 
     # --- ratings and records ---------------------------------------------------------------------
 
+    async def rating_changes(self, game_id: int) -> dict[int, tuple[float, float]]:
+        """What finishing a rated game did to each player's rating: user -> (mu before, mu after)."""
+        rows = await self._rows(sa.select(rating_changes).where(rating_changes.c.game_id == game_id))
+        return {row["user_id"]: (row["before"], row["after"]) for row in rows}
+
     async def rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
         rows = await self._rows(
             sa.select(ratings).where(

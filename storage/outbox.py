@@ -23,6 +23,7 @@ class Announce:
     kind: str  # 'move', 'finish', 'accept', 'reminder', 'expiry', ...
     payload: dict[str, Any] = field(default_factory=dict)
     ply: int | None = None
+    delay: float = 0.0  # seconds before a worker may take it: the acting process's own reply goes first
 
 
 AnnounceArg = Announce | Mapping[str, Any] | Sequence[Announce | Mapping[str, Any]] | None
@@ -83,7 +84,7 @@ async def insert_announcements(
                 payload=item.payload,
                 created_at=now,
                 attempts=0,
-                next_attempt_at=now,
+                next_attempt_at=now + item.delay,
             )
             .returning(announcements.c.id)
         )

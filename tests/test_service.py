@@ -107,7 +107,8 @@ async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service
     with pytest.raises(UserError, match="Only the challenger"):
         await service.cancel(row.id, BOB, guild_id=GUILD)
     assert (await service.row(row.id)).status == "challenge"
-    assert (await service.cancel(row.id, ALICE, guild_id=GUILD)).status == "cancelled"
+    cancelled, _ = await service.cancel(row.id, ALICE, guild_id=GUILD)
+    assert cancelled.status == "cancelled"
     with pytest.raises(UserError, match="no longer open"):
         await service.accept(row.id, BOB, guild_id=GUILD)
 
