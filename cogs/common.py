@@ -290,11 +290,14 @@ class GameCog(commands.GroupCog):
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game, spectate=True)
         state = await self.service.state(row)
-        await interaction.response.defer(thinking=True)
         text = present.report_text(interaction.guild_locale, Report(row, state, [], None))
         if row.status == "finished":
             text = tr(interaction.guild_locale, "Game #{id} is over.", id=row.id)
-        await interaction.followup.send(text, file=await board_file(interaction, row, state))
+        # Spectators' mentions of the players would ping them for nothing.
+        quiet = discord.AllowedMentions.none()
+        await interaction.response.send_message(
+            text, file=await board_file(interaction, row, state), allowed_mentions=quiet
+        )
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
