@@ -185,6 +185,11 @@ class Announcer(commands.Cog):
                 return found
             text, file = await report_message(guild, self.service, locale, report)  # a File is read once
             message = await channel.send(text, file=file, nonce=nonce(announcement))
+            if announcement.kind == "start" and report.row.challenge_message_id is not None:
+                try:  # the accepted challenge keeps no buttons, though its own reply never came
+                    await channel.get_partial_message(report.row.challenge_message_id).edit(view=None)
+                except discord.HTTPException as error:
+                    log.info("Could not clear the buttons of challenge %s: %s", report.row.id, error)
             return message.id
         row = await self.service.row(announcement.game_id)
         if announcement.kind == "reminder":
