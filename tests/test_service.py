@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import engines
-from sessions.service import GameService, Settings, UserError
+from sessions.service import GameService, ReplyTo, Settings, UserError
 from storage.database import Database, GameRow, StalePly
 
 GUILD, CHANNEL = 1, 2
@@ -156,6 +156,20 @@ async def test_challenge_expires_after_its_time(service: GameService, clock: Clo
     assert [r.id for r in expired] == [row.id]
     with pytest.raises(UserError, match="no longer open"):
         await service.accept(row.id, BOB, guild_id=GUILD)
+
+
+async def test_an_action_waits_for_the_last_moves_reply_then_says_it_is_still_being_announced(
+    service: GameService,
+) -> None:
+    game_id = await start(service)
+    reply = ReplyTo(application_id=1, token="t", created_at=0.0)
+    report = await service.play(game_id, ALICE, "D4", reply=reply)  # its reply never marks it delivered
+    with pytest.raises(UserError, match="still being announced"):
+        await service.play(game_id, BOB, "D6")
+    assert await service.db.moves(game_id) == ["D4"]
+    await service.db.mark_delivered(report.announcement_id or 0, 99)
+    await service.play(game_id, BOB, "D6")  # once announced, the game goes on
+    assert await service.db.moves(game_id) == ["D4", "D6"]
 
 
 async def test_moves_out_of_turn_illegal_or_by_strangers_change_nothing(service: GameService) -> None:
