@@ -36,8 +36,10 @@ class HousekeepingCog(commands.Cog):
     @tasks.loop(seconds=60)
     async def sweep(self) -> None:
         try:
-            await self.service.expire_challenges()
-            await self.service.due_reminders()
+            # Only this process's servers: with shards, every server's chores are done by the process that has it.
+            guilds = [guild.id for guild in self.bot.guilds]
+            await self.service.expire_challenges(guilds)
+            await self.service.due_reminders(guilds)
             announcer = self.bot.get_cog(Announcer.__cog_name__)
             if isinstance(announcer, Announcer):
                 await announcer.deliver_once()  # post what the sweep wrote now, not at the next round

@@ -172,9 +172,7 @@ class GameService:
         if len(mine) > 1:
             raise UserError("You have several {game} games here: choose one with the game option.", game=game)
         if spectate:
-            here = [
-                r for r in await self.db.games_with_status("active") if r.game == game and r.channel_id == channel_id
-            ]
+            here = await self.db.active_games(guild_id=guild_id, channel_id=channel_id, game=game)
             if len(here) == 1:
                 return here[0]
             if len(here) > 1:
@@ -183,7 +181,7 @@ class GameService:
 
     async def games_for_choice(self, game: str, user_id: int, channel_id: int) -> list[GameRow]:
         """Candidates for a command's ``game`` option: the caller's games here first, then others here."""
-        active = [r for r in await self.db.games_with_status("active") if r.game == game and r.channel_id == channel_id]
+        active = await self.db.active_games(channel_id=channel_id, game=game)
         return sorted(active, key=lambda r: (user_id not in r.players, -r.id))
 
     # --- challenges ------------------------------------------------------------------------------
@@ -318,13 +316,11 @@ class GameService:
             raise UserError("This challenge is no longer open.")
         return row
 
-    async def expire_challenges(self) -> list[GameRow]:
-        """Mark every challenge past its time as expired; returns them so their messages can be updated."""
+    async def expire_challenges(self, guild_ids: list[int] | None = None) -> list[GameRow]:
+        """Mark every challenge past its time (in these servers) as expired, with its expiry notice."""
         expired = []
-        for row in await self.db.games_with_status("challenge"):
-            past_due = row.expires_at is not None and row.expires_at <= self.clock()
-            expiry = Announce("expiry")
-            if past_due and await self.db.transition(row.id, "challenge", "expired", self.clock(), expiry):
+        for row in await self.db.expirable(self.clock(), guild_ids=guild_ids):
+            if await self.db.transition(row.id, "challenge", "expired", self.clock(), Announce("expiry")):
                 expired.append(await self.row(row.id))
         return expired
 
@@ -568,14 +564,14 @@ class GameService:
             for r in await self.db.records_of(guild_id, user_id)
         ]
 
-    async def due_reminders(self) -> list[tuple[GameRow, int]]:
+    async def due_reminders(self, guild_ids: list[int] | None = None) -> list[tuple[GameRow, int]]:
         """Active games whose player to act has been idle past the reminder time and not yet reminded:
         (game, user id to remind). Each game is reminded once per idle spell, even with several processes:
         :meth:`Database.claim_reminder` gives each reminder to one caller, and writes it to the outbox with the
         claim, so a failed post can be retried from there."""
         due = []
         now = self.clock()
-        for row in await self.db.idle_games(now - self.settings.reminder_after):
+        for row in await self.db.idle_games(now - self.settings.reminder_after, guild_ids=guild_ids):
             state = await self.state(row)
             user_id = self._acting(row, state)
             idle_since = row.last_move_at or row.created_at

@@ -183,17 +183,23 @@ class Database(OutboxQueries):
             where.append(games.c.guild_id.in_(guild_ids))
         return await self._games(*where)
 
-    async def expirable(self, now: float) -> list[GameRow]:
-        """Open challenges past their time."""
-        return await self._games(games.c.status == "challenge", games.c.expires_at <= now)
+    async def expirable(self, now: float, *, guild_ids: list[int] | None = None) -> list[GameRow]:
+        """Open challenges past their time (of those servers, when given)."""
+        where = [games.c.status == "challenge", games.c.expires_at <= now]
+        if guild_ids is not None:
+            where.append(games.c.guild_id.in_(guild_ids))
+        return await self._games(*where)
 
-    async def idle_games(self, before: float) -> list[GameRow]:
-        """Active games nobody has acted in since ``before`` and not yet reminded."""
-        return await self._games(
+    async def idle_games(self, before: float, *, guild_ids: list[int] | None = None) -> list[GameRow]:
+        """Active games nobody has acted in since ``before`` and not yet reminded (of those servers, when given)."""
+        where = [
             games.c.status == "active",
             games.c.reminded_at.is_(None),
             sa.func.coalesce(games.c.last_move_at, games.c.created_at) <= before,
-        )
+        ]
+        if guild_ids is not None:
+            where.append(games.c.guild_id.in_(guild_ids))
+        return await self._games(*where)
 
     async def set_message(self, game_id: int, column: str, message_id: int) -> None:
         if column != "challenge_message_id":
