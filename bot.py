@@ -19,6 +19,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import games
 from cogs.announce import Announcer
+from cogs.background import BackgroundCog
 from cogs.common import ChallengeButton, cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
@@ -196,8 +197,14 @@ class GameBot(commands.AutoShardedBot):
         log.info("Logged in as %s. Invite me with: %s", self.user, url)
 
     async def close(self) -> None:
+        # Background work stops before the database closes: a task cut off inside a database call at the very
+        # end would otherwise wait forever on a connection that is gone.
         if self._warm_up is not None:
             self._warm_up.cancel()
+            await asyncio.gather(self._warm_up, return_exceptions=True)
+        for cog in list(self.cogs.values()):
+            if isinstance(cog, BackgroundCog):
+                await cog.stop()
         await super().close()
         if self.db is not None:
             await self.db.close()

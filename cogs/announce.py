@@ -23,6 +23,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import present
+from cogs.background import BackgroundCog
 from cogs.context import display_names, service_of
 from locales import N_, tr
 from sessions.host import ServiceHost
@@ -115,7 +116,7 @@ async def reply_with_closed(interaction: discord.Interaction, status: str, annou
         log.warning("Closing challenge message failed; the outbox will update it: %s", error)
 
 
-class Announcer(commands.Cog):
+class Announcer(BackgroundCog):
     """Delivers what is pending in the outbox: at start-up, then every ``interval`` seconds."""
 
     def __init__(self, bot: commands.Bot, host: ServiceHost, interval: float) -> None:
@@ -123,16 +124,11 @@ class Announcer(commands.Cog):
         self.host = host
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.deliver_pending.change_interval(seconds=interval)
+        self.loop = self.deliver_pending
 
     @property
     def service(self) -> GameService:
         return self.host.service
-
-    async def cog_load(self) -> None:
-        self.deliver_pending.start()
-
-    async def cog_unload(self) -> None:
-        self.deliver_pending.cancel()
 
     @tasks.loop(seconds=5)
     async def deliver_pending(self) -> None:

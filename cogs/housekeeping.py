@@ -11,27 +11,23 @@ import logging
 from discord.ext import commands, tasks
 
 from cogs.announce import Announcer
+from cogs.background import BackgroundCog
 from sessions.host import ServiceHost
 from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 
 
-class HousekeepingCog(commands.Cog):
+class HousekeepingCog(BackgroundCog):
     def __init__(self, bot: commands.Bot, host: ServiceHost, interval: float) -> None:
         self.bot = bot
         self.host = host
         self.sweep.change_interval(seconds=interval)
+        self.loop = self.sweep
 
     @property
     def service(self) -> GameService:
         return self.host.service
-
-    async def cog_load(self) -> None:
-        self.sweep.start()
-
-    async def cog_unload(self) -> None:
-        self.sweep.cancel()
 
     @tasks.loop(seconds=60)
     async def sweep(self) -> None:
