@@ -206,6 +206,8 @@ class GameBot(commands.AutoShardedBot):
             if isinstance(cog, BackgroundCog):
                 await cog.stop()
         await super().close()
+        if self._service is not None:
+            self._service.thinker.close()
         if self.db is not None:
             await self.db.close()
             self.db = None
