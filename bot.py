@@ -55,6 +55,8 @@ class Settings(BaseSettings):
     announce_seconds: float = Field(default=5, gt=0)
     announce_grace_seconds: float = Field(default=10, ge=0)
     sync_commands: bool = True
+    ai_move_seconds: float | None = Field(default=None, gt=0)
+    analysis_seconds: float = Field(default=0.15, gt=0)
     # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs
     # as many shards as Discord recommends.
     shard_count: int | None = Field(default=None, gt=0)
@@ -161,6 +163,8 @@ class GameBot(commands.AutoShardedBot):
                 challenge_ttl=self.settings.challenge_ttl_minutes * 60,
                 reminder_after=self.settings.reminder_hours * 3600,
                 announce_grace=self.settings.announce_grace_seconds,
+                ai_move_seconds=self.settings.ai_move_seconds,
+                analysis_seconds=self.settings.analysis_seconds,
             ),
         )
         self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")

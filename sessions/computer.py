@@ -17,14 +17,17 @@ DEFAULT_LEVEL = 2
 HINT_LEVEL = 3  # "the level-3 suggestion": strong enough to teach, quick enough to ask for often
 
 
-def search(game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None) -> str:
-    """Runs in a worker process: the move ``level`` plays in that position."""
+def search(
+    game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None, budget: float | None
+) -> str:
+    """Runs in a worker process: the move ``level`` plays in that position (``budget``: seconds instead of the
+    level's own time)."""
     import ai  # imported in the worker only: the bot process never pays for it
 
     state = games.find(game).new_game(**options)
     for move in moves:
         state.play(move)
-    return ai.choose_move(state, level, seed=seed)
+    return ai.choose_move(state, level, seed=seed, budget_s=budget)
 
 
 def judge(game: str, options: dict[str, Any], moves: list[str], budget: float) -> list[tuple[int, str, str, float]]:
@@ -50,8 +53,9 @@ def judge(game: str, options: dict[str, Any], moves: list[str], budget: float) -
 class Thinker:
     """A process pool sized to the machine, for searches and analyses."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, budget: float | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
+        self.budget = budget  # seconds a move may think, for every level; None: each level's own time
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -61,7 +65,7 @@ class Thinker:
 
     async def move(self, game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None) -> str:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), search, game, options, moves, level, seed)
+        return await loop.run_in_executor(self._executor(), search, game, options, moves, level, seed, self.budget)
 
     async def analysis(
         self, game: str, options: dict[str, Any], moves: list[str], budget: float

@@ -28,7 +28,6 @@ MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
 STATE_CACHE_SIZE = 1024  # games in play whose replayed state is kept; the rest replay from the log
 ANNOUNCE_WAIT = 1.5  # seconds an action waits for the previous move's reply (Discord wants an answer within 3)
 COMPUTER_LEVELS = (1, 2, 3, 4)  # ai.LEVELS: kept here so the service need not import the AI
-ANALYSIS_BUDGET = 0.15  # seconds of search per position when analysing a whole game
 ANALYSIS_NOISE = 0.05  # value drops smaller than this are the search's own noise, not mistakes
 MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several people, too few to spam
 
@@ -57,6 +56,8 @@ class Settings:
     # How long the process that committed an action has to announce it in its own reply, before any process's
     # outbox worker may take the announcement over (Discord answers within 3 s, or never).
     announce_grace: float = 10.0
+    ai_move_seconds: float | None = None  # a cap on the bot's thinking time at every level (tests, small hosts)
+    analysis_seconds: float = 0.15  # search time per position when analysing a whole game
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class GameService:
         self._states: LruCache[int, GameState] = LruCache(STATE_CACHE_SIZE)
         # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
         self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
-        self.thinker = Thinker()
+        self.thinker = Thinker(budget=self.settings.ai_move_seconds)
         self._thinking: set[int] = set()  # games whose bot move is being searched in this process
 
     # --- loading ---------------------------------------------------------------------------------
@@ -352,7 +353,7 @@ class GameService:
         if row.status != "finished":
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=row.id)
         moves = await self.db.moves(row.id)
-        judged = await self.thinker.analysis(row.game, row.options, moves, ANALYSIS_BUDGET)
+        judged = await self.thinker.analysis(row.game, row.options, moves, self.settings.analysis_seconds)
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])
 
