@@ -134,9 +134,7 @@ class Board:
         else:
             found = [i for i in INNER_PLAIN if cells[i] == EMPTY]
             found += [
-                i
-                for i in SPECIALS
-                if cells[i] == EMPTY and (self.captures(i, player) or self.releases(i, player))
+                i for i in SPECIALS if cells[i] == EMPTY and (self.captures(i, player) or self.releases(i, player))
             ]
         if not found and cells[CENTRE] == EMPTY:
             found = [CENTRE]
@@ -201,7 +199,7 @@ class Board:
     def counts(self) -> tuple[list[int], list[int], list[int]]:
         inner, outer, captives = [0, 0], [0, 0], [0, 0]
         for i, v in enumerate(self.cells):
-            if v == DARK or v == LIGHT:
+            if v in (DARK, LIGHT):
                 (inner if IS_INNER[i] else outer)[v - 1] += 1
             elif v:
                 captives[v - 3] += 1
@@ -301,11 +299,11 @@ class IagoSearch:
         best_move = -1
         if entry is not None:
             e_depth, e_value, e_flag, best_move, e_exact = entry
-            if e_depth >= depth or e_exact:
-                if e_flag == EXACT or (e_flag == LOWER and e_value >= beta) or (e_flag == UPPER and e_value <= alpha):
-                    if not e_exact:
-                        self.horizon = True
-                    return e_value
+            usable = e_flag == EXACT or (e_flag == LOWER and e_value >= beta) or (e_flag == UPPER and e_value <= alpha)
+            if usable and (e_depth >= depth or e_exact):
+                if not e_exact:
+                    self.horizon = True
+                return e_value
         moves = board.moves()
         if best_move in moves:
             moves.remove(best_move)

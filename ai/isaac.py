@@ -296,7 +296,9 @@ class IsaacSearch:
         self.order = values
         return values, not self.horizon
 
-    def child_value(self, child: Model, player: int, depth: int, alpha: float, beta: float, deadline: Deadline) -> float:
+    def child_value(
+        self, child: Model, player: int, depth: int, alpha: float, beta: float, deadline: Deadline
+    ) -> float:
         """The child's value for ``player``, whoever moves there (a player who passed is skipped)."""
         if child.turn == player:
             return self.negamax(child, player, depth, alpha, beta, deadline)
