@@ -50,7 +50,7 @@ RAYS = _rays()
 # Fitted by bench/tune_iago.py (self-play between weight vectors at a fixed depth); see docs/ai.md.
 WEIGHTS: dict[str, float] = {
     "score": 4.0,  # share of the product scores, the thing that wins
-    "inner": 0.08,
+    "inner": 0.16,
     "outer": 0.2,  # outer disks are scarcer than inner ones, so each weighs more in the product
     "captives": 0.06,  # own-colour captives may come back on a release
     "centre": 0.15,  # the centre breaks ties

@@ -19,7 +19,7 @@ from engines import polygo as E
 
 SIDES_RANGE = (3, 4, 5)
 STONES_PER_TURN = 3.0
-NEAR_RINGS = 3  # rings per side whose gaps the opponent's replies must touch
+NEAR_RINGS = 2  # rings per side whose gaps the opponent's replies must touch
 
 
 class Rings:
@@ -31,7 +31,7 @@ class Rings:
         self.outline: list[int] = []
         self.interior: list[int] = []
         self.score: list[int] = []
-        self.by_point: dict[int, list[int]] = {}
+        self.by_point: dict[int, list[int]] = {}  # point -> rings with that point on their outline
         for w in SIDES_RANGE:
             for h in SIDES_RANGE:
                 for c in range(size - w + 1):
@@ -48,9 +48,29 @@ class Rings:
                         self.outline.append(outline)
                         self.interior.append(interior)
                         self.score.append(outline.bit_count() + 2 * interior.bit_count())
-                        for index in _bits(outline | interior):
+                        for index in _bits(outline):
                             self.by_point.setdefault(index, []).append(k)
         self.placements = {face: _placements(face, size, self.width) for face in E.BLOCKS}
+        self.on_board = sum(1 << (r * self.width + c) for r in range(size) for c in range(size))
+        self.border = sum(
+            1 << (r * self.width + c)
+            for r in range(size)
+            for c in range(size)
+            if r in (0, size - 1) or c in (0, size - 1)
+        )
+
+    def encloses(self, own: int) -> bool:
+        """Whether ``own`` cuts some point that is not its own off the board edge (8-neighbour steps): the
+        engine's test for a polygon, done here first because a flood fill is far cheaper than a copy and a play."""
+        free = self.on_board & ~own
+        reach = free & self.border
+        width = self.width
+        while True:
+            row = reach | (reach << 1) | (reach >> 1)
+            grown = (row | (row << width) | (row >> width)) & free
+            if grown == reach:
+                return bool(free & ~reach)
+            reach = grown
 
 
 def _bits(mask: int) -> list[int]:
@@ -89,31 +109,32 @@ class Plans:
         self.geo = geo
         self.own = own
         self.min_score = min_score
-        items = []
+        self.base: dict[int, float] = {}  # open ring -> planning key with the stones on the board now
         for k, outline in enumerate(geo.outline):
             if outline & opp or geo.score[k] < min_score or not geo.interior[k] & ~own:
                 continue
-            items.append((self.key((outline & ~own).bit_count(), k), k))
-        items.sort()
-        self.sorted = [k for _, k in items]
-        self.open = {k for _, k in items}
+            self.base[k] = self.key((outline & ~own).bit_count(), k)
+        self.sorted = sorted(self.base, key=self.base.__getitem__)
 
     def key(self, missing: int, k: int) -> float:
         return missing - 0.05 * self.geo.score[k]
 
     def best(self, add_own: int = 0, add_opp: int = 0) -> tuple[float, int]:
         """(planning key, missing stones) of the best ring after extra own and opponent stones."""
-        geo, own = self.geo, self.own | add_own
+        geo, own, base = self.geo, self.own | add_own, self.base
         best = (math.inf, 99)
-        blocked = add_opp | add_own
         for k in self.sorted:
-            if not geo.outline[k] & blocked and not (geo.interior[k] & blocked):
-                missing = (geo.outline[k] & ~own).bit_count()
-                best = (self.key(missing, k), missing)
+            # rings on the new own stones are scored in the loop below; an interior filled by own stones is dead
+            if not geo.outline[k] & (add_opp | add_own) and geo.interior[k] & ~own:
+                best = (base[k], (geo.outline[k] & ~own).bit_count())
                 break
+        added = add_own.bit_count()
         for index in _bits(add_own):
             for k in geo.by_point.get(index, ()):
-                if k not in self.open or geo.outline[k] & add_opp or not geo.interior[k] & ~own:
+                # a ring can gain at most one stone per added stone: skip those that cannot beat the best
+                if k not in base or base[k] - added >= best[0]:
+                    continue
+                if geo.outline[k] & add_opp or not geo.interior[k] & ~own:
                     continue
                 missing = (geo.outline[k] & ~own).bit_count()
                 key = self.key(missing, k)
@@ -216,12 +237,15 @@ class PolygoSearch:
         self.full_width_root = full_width_root
         self.first: dict[str, float] = {}
         self.exact: set[str] = set()
+        self.pos: Position | None = None  # built once per search: the root does not change between depths
 
     def root_values(self, game: Any, depth: int, deadline: Deadline) -> tuple[dict[str, float], bool]:
         moves = game.legal_moves()
         if moves == ["pass"]:
             return {"pass": 0.0}, True
-        pos = Position(game)
+        if self.pos is None:
+            self.pos = Position(game)
+        pos = self.pos
         if depth == 1:
             return self._first_ply(game, pos, moves), False
         count = 4 * 2 ** (depth - 2)
@@ -237,8 +261,8 @@ class PolygoSearch:
         for move in moves:
             mask = pos.mask(move)
             value = None
-            if own.bit_count() + mask.bit_count() >= 8:
-                # only a move that could close some loop is played out on the engine
+            if own.bit_count() + mask.bit_count() >= 8 and pos.geo.encloses(own | mask):
+                # only a move that closes some loop is played out on the engine, which scores it exactly
                 after = game.copy()
                 after.play(move)
                 value = finish_value(game, after, pos.me)

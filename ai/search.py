@@ -50,10 +50,11 @@ class Level:
 
 
 # Weakening as people find natural: a shallower or shorter look, and a softmax over move values instead of
-# random blunders, so a weak level still prefers good moves and only mixes up moves of similar value.
+# random blunders, so a weak level still prefers good moves and only mixes up moves of similar value. The budgets
+# of levels 1 and 2 are only a safety cap: their depth normally ends the search long before.
 LEVELS_CONFIG: dict[int, Level] = {
-    1: Level(max_depth=1, budget_s=None, temperature=0.25),
-    2: Level(max_depth=2, budget_s=None, temperature=0.05),
+    1: Level(max_depth=1, budget_s=0.5, temperature=0.25),
+    2: Level(max_depth=2, budget_s=1.0, temperature=0.05),
     3: Level(max_depth=64, budget_s=0.5, temperature=0.0),
     4: Level(max_depth=64, budget_s=1.6, temperature=0.0),
 }

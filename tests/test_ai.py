@@ -20,7 +20,8 @@ FAST: dict[str, Any] = {"budget_s": math.inf, "max_depth": 2}
 
 
 def fast(level: int) -> dict[str, Any]:
-    return FAST if level >= 3 else {}
+    # levels 1 and 2 are depth-bound, with a time cap only as a safety net that a slow machine must not trip
+    return FAST if level >= 3 else {"budget_s": math.inf}
 
 
 def random_position(game: str, seed: int, plies: int, **options: Any) -> Any:
