@@ -54,7 +54,7 @@ WEIGHTS: dict[str, float] = {
     "outer": 0.2,  # outer disks are scarcer than inner ones, so each weighs more in the product
     "captives": 0.06,  # own-colour captives may come back on a release
     "centre": 0.15,  # the centre breaks ties
-    "mobility": 0.01,
+    "mobility": 0.0,
 }
 
 
@@ -256,6 +256,7 @@ def evaluate(board: Board, player: int, weights: dict[str, float] = WEIGHTS) -> 
 
 
 EXACT, LOWER, UPPER = 0, 1, 2
+QUIESCENCE = 4  # capture plies played out beyond the nominal depth
 
 
 class IagoSearch:
@@ -287,12 +288,43 @@ class IagoSearch:
         self.order = values
         return {names[m]: v for m, v in values.items()}, not self.horizon
 
+    def quiesce(self, board: Board, alpha: float, beta: float, plies: int, deadline: Deadline) -> float:
+        """Play out captures before judging a leaf: a position where the side to move can capture is not quiet,
+        and a static value there misses the swing (odd depths then lose to even ones). Under forced capture the
+        captures are the only moves; in the loose variants the side to move may also stand pat."""
+        if board.over:
+            return terminal_value(board, board.turn)
+        forced_rule = board.variant in ("standard", "simple")
+        best_capture, cells = board.forced(board.turn)
+        if not best_capture or plies == 0:
+            return evaluate(board, board.turn, self.weights)
+        deadline.check()
+        best = -2.0
+        if not forced_rule:
+            best = evaluate(board, board.turn, self.weights)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+            cells = [i for i in range(N) if board.cells[i] == EMPTY and board.captures(i, board.turn)]
+            cells = [i for i in cells if i in set(board.moves())]
+        for i in cells:
+            undo = board.make(i)
+            v = -self.quiesce(board, -beta, -alpha, plies - 1, deadline)
+            board.unmake(undo)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
     def negamax(self, board: Board, depth: int, alpha: float, beta: float, deadline: Deadline) -> float:
         if board.over:
             return terminal_value(board, board.turn)
         if depth <= 0:
             self.horizon = True
-            return evaluate(board, board.turn, self.weights)
+            return self.quiesce(board, alpha, beta, QUIESCENCE, deadline)
         deadline.check()
         key = board.key()
         entry = self.table.get(key)
