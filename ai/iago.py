@@ -55,6 +55,7 @@ WEIGHTS: dict[str, float] = {
     "captives": 0.06,  # own-colour captives may come back on a release
     "centre": 0.15,  # the centre breaks ties
     "mobility": 0.0,
+    "release": 0.0,
 }
 
 
@@ -249,6 +250,14 @@ def evaluate(board: Board, player: int, weights: dict[str, float] = WEIGHTS) -> 
     centre = board.cells[CENTRE]
     if centre in (DARK, LIGHT):
         x += weights["centre"] * (1 if centre - 1 == player else -1)
+    if weights["release"] and board.variant != "simple":
+        # open doors to the outer ring: empty outer cells (and the centre) where a side could release
+        doors = [0, 0]
+        for i in SPECIALS:
+            if board.cells[i] == EMPTY:
+                doors[player] += board.releases(i, player)
+                doors[other] += board.releases(i, other)
+        x += weights["release"] * (doors[player] - doors[other])
     if weights["mobility"]:
         mine = len(board.moves())
         x += weights["mobility"] * (mine if board.turn == player else -mine)

@@ -1,10 +1,12 @@
 """Round robin of the computer players: ``python bench/ai_ladder.py [--games 10] [--only iago] [--workers 2]``.
 
 Players: ``random``, ``greedy`` (the move with the best immediate score by the engine's ``scores()``, a win
-first) and ``ai`` levels 1-4. Every pair plays ``--games`` games per game type, sides swapped in pairs; in Polygo
-both games of a pair roll the same seeded dice, so luck cancels within a pair. Ratings are Bradley-Terry on the
-Elo scale with ``random`` fixed at 0 (one virtual draw per pair keeps clean sweeps finite), with 95% intervals
-from a bootstrap over games. Prints Markdown tables: ratings, score against greedy, and seconds per move.
+first) and ``ai`` levels 1-4. Every pair plays ``--games`` games per game type, sides swapped in pairs. Both games
+of a pair share their luck: in Polygo they roll the same seeded dice, in Iago and ISAAC they start from the same
+seeded random opening (4 and 2 plies), so that the levels that draw no lots still vary their games. Ratings are
+Bradley-Terry on the Elo scale with ``random`` fixed at 0 (one virtual draw per pair keeps clean sweeps finite),
+with 95% intervals from a bootstrap over games. Prints Markdown tables: ratings, scores against random, greedy
+and the player below, and seconds per move per level.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ import engines
 
 PLAYERS = ("random", "greedy", "L1", "L2", "L3", "L4")
 OPTIONS: dict[str, dict[str, Any]] = {"iago": {}, "isaac": {}, "polygo": {"size": 19}}
+# Seeded random plies that open both games of a pair: without them the strong levels, which do not draw lots,
+# would replay the same game over and over in the games without dice.
+OPENING = {"iago": 4, "isaac": 2, "polygo": 0}
 BOOTSTRAP = 200
 
 
@@ -61,9 +66,13 @@ def play_game(task: tuple[str, str, str, int]) -> dict[str, Any]:
     rng = random.Random(seed * 7 + 1)
     players = (p0, p1)
     times: dict[str, list[float]] = defaultdict(list)
+    opening = random.Random(seed + 1)
     while not state.is_over:
         if state.chance:
             state.play(dice.choice(state.legal_moves()))
+            continue
+        if len(state.moves) < OPENING[game]:
+            state.play(opening.choice(state.legal_moves()))
             continue
         who = players[state.turn]
         start = time.perf_counter()
@@ -130,13 +139,14 @@ def report(game: str, records: list[dict[str, Any]], seed: int) -> None:
         for p, v in bradley_terry(resampled).items():
             samples[p].append(v)
     print(f"\n### {game} ({len(records)} games)\n")
-    print("| player | rating | 95% interval | score vs greedy | score vs player below |")
-    print("|---|---:|---:|---:|---:|")
+    print("| player | rating | 95% interval | vs random | vs greedy | vs player below |")
+    print("|---|---:|---:|---:|---:|---:|")
     for below, p in itertools.pairwise(("", *PLAYERS)):
         lo, hi = _percentile(samples[p], 2.5), _percentile(samples[p], 97.5)
+        vs_random = _score(records, p, "random") if p != "random" else "-"
         vs_greedy = _score(records, p, "greedy") if p != "greedy" else "-"
         vs_below = _score(records, p, below) if below else "-"
-        print(f"| {p} | {ratings[p]:.0f} | {lo:.0f} .. {hi:.0f} | {vs_greedy} | {vs_below} |")
+        print(f"| {p} | {ratings[p]:.0f} | {lo:.0f} .. {hi:.0f} | {vs_random} | {vs_greedy} | {vs_below} |")
     print("\n| level | moves | median s | p95 s | max s |")
     print("|---|---:|---:|---:|---:|")
     for p in PLAYERS[2:]:
