@@ -17,12 +17,12 @@ from discord.ext import commands
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from cogs.common import ChallengeButton
+import games
+from cogs.common import ChallengeButton, cog_class
 from cogs.housekeeping import HousekeepingCog
-from cogs.iago import IagoCog
-from cogs.isaac import IsaacCog
-from cogs.leaderboard import LeaderboardCog
-from cogs.polygo import PolygoCog
+from cogs.leaderboard import StatsCog, leaderboard_cog
+from cogs.replay import ReplayButton
+from cogs.tree import GameTree
 from locales import catalogue, language_of
 from sessions.service import GameService
 from sessions.service import Settings as SessionSettings
@@ -49,6 +49,18 @@ class Settings(BaseSettings):
     sync_commands: bool = True
 
 
+# Slash commands need no message events: the guilds intent alone keeps channels and servers known.
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+# Set once for every message: members may be pinged (a challenge, the player to move), never everyone or roles.
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+def no_prefix(bot: commands.Bot, message: discord.Message) -> list[str]:
+    """No text commands: everything is a slash command, so no message (``@bot help``) is ever a command."""
+    return []
+
+
 class CatalogueTranslator(app_commands.Translator):
     """Localises descriptions and choice names from the message catalogue; command names stay English
     so that everyone in a server types the same commands."""
@@ -67,12 +79,25 @@ class CatalogueTranslator(app_commands.Translator):
     ) -> str | None:
         if context.location in self.KEEP or language_of(locale) == "en":
             return None
-        return catalogue(language_of(locale)).get(string.message)
+        known = catalogue(language_of(locale))
+        template = string.extras.get("template")
+        if template is not None:  # a label built from data, e.g. "5 squares (value 3)"
+            translated = known.get(template)
+            params = {key: value for key, value in string.extras.items() if key != "template"}
+            return translated.format(**params) if translated else None
+        return known.get(string.message)
 
 
 class GameBot(commands.Bot):
     def __init__(self, settings: Settings, **options: object) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
+        super().__init__(
+            command_prefix=no_prefix,
+            help_command=None,
+            tree_cls=GameTree,
+            intents=INTENTS,
+            allowed_mentions=MENTIONS,
+            **options,
+        )
         self.settings = settings
         self.db: Database | None = None
         self._service: GameService | None = None
@@ -93,12 +118,18 @@ class GameBot(commands.Bot):
             ),
         )
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton)
-        for cog in (IagoCog(self), IsaacCog(self), PolygoCog(self), LeaderboardCog(self)):
+        self.add_dynamic_items(ChallengeButton, ReplayButton)
+        for cog in self.build_cogs():
             await self.add_cog(cog)
-        await self.add_cog(HousekeepingCog(self, self.settings.sweep_seconds))
+        await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))
         if self.settings.sync_commands:
             await self.sync_commands()
+
+    def build_cogs(self) -> list[commands.Cog]:
+        """The cogs with commands: one per registered game, then the shared ones. The registry is the only
+        list of games."""
+        per_game: list[commands.Cog] = [cog_class(entry)(self) for entry in games.entries()]
+        return [*per_game, leaderboard_cog(self), StatsCog(self)]
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

@@ -17,11 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engines
+import games
 from bot import Settings, create_bot
 from tests.e2e.fake_discord import start_fake_discord
-
-GAMES = {"iago": {}, "isaac": {}, "polygo": {"size": 19}}
 
 
 async def measure(game: str, options: dict, moves: int, folder: Path) -> list[float]:
@@ -36,7 +34,7 @@ async def measure(game: str, options: dict, moves: int, folder: Path) -> list[fl
             await accepted.followups(1)
             (row,) = await bot.service.db.games_with_status("active")
             game_id = row.id
-            state = engines.get(game).new_game(**options)
+            state = games.find(game).new_game(**options)
             rng = random.Random(3)
             players = (fake.alice, fake.bob)
             timings = []
@@ -45,10 +43,11 @@ async def measure(game: str, options: dict, moves: int, folder: Path) -> list[fl
                     state.play(move)
                 if state.is_over:
                     break
-                if state.chance:
-                    user, path, opts = players[state.to_roll], ("roll",), {}
+                assert state.to_act is not None
+                if state.chance:  # a die the player rolls by command
+                    user, path, opts = players[state.to_act], ("roll",), {}
                 else:
-                    user, path, opts = players[state.turn], ("move",), {"move": rng.choice(state.legal_moves())}
+                    user, path, opts = players[state.to_act], ("move",), {"move": rng.choice(state.legal_moves())}
                 started = time.perf_counter()
                 reply = await fake.slash(user, game, *path, options=opts)
                 await reply.final()
@@ -59,7 +58,8 @@ async def measure(game: str, options: dict, moves: int, folder: Path) -> list[fl
 async def main(moves: int) -> None:
     print(f"{'game':<8}{'moves':>6}{'median ms':>11}{'p95 ms':>9}")
     with tempfile.TemporaryDirectory() as folder:
-        for game, options in GAMES.items():
+        for entry in games.entries():
+            game, options = entry.name, {option.name: option.default for option in entry.options}
             timings = sorted(await measure(game, options, moves, Path(folder)))
             p95 = timings[min(len(timings) - 1, round(0.95 * (len(timings) - 1)))]
             print(f"{game:<8}{len(timings):>6}{statistics.median(timings):>11.1f}{p95:>9.1f}")

@@ -1,65 +1,53 @@
 """What every game cog shares: challenge buttons, the game commands, replies, errors and images.
 
-A game cog subclasses :class:`GameCog`, names its group, and adds only its challenge command (whose
-options differ per game) and any friendlier move forms. Everything else (turns, persistence,
-ratings) lives in the session service.
+Every game gets a cog from its registry entry: :func:`cog_class` builds the plain one, and a game with
+special commands subclasses :class:`GameCog` with ``entry=`` and adds only those. The challenge command,
+with the game's own options and side names, is built from the entry too. Everything else (turns,
+persistence, ratings) lives in the session service.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import io
 import json
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.rules_text import rules_lines
+from cogs.context import display_names, remember_members, service_of
+from cogs.replay import animation_file, position_message
+from cogs.tree import IN_SERVER_ONLY, answer_error, clip
+from engines import GameState
+from games import GameEntry
 from locales import N_, tr
-from sessions.service import GameService, Report, UserError, acting_side, render_board
+from sessions.host import ServiceHost
+from sessions.service import GameService, Report, UserError
 from storage.database import GameRow
-
-if TYPE_CHECKING:
-    from bot import GameBot
 
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's cap on choices
+CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
 
 
-def service_of(interaction: discord.Interaction) -> GameService:
-    return interaction.client.service  # type: ignore[attr-defined]
+def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
+    return (interaction.guild_id, interaction.user.id)
 
 
-async def send_private(interaction: discord.Interaction, message: str, **params: Any) -> None:
-    """A private answer in the member's own language, whether or not the interaction was answered."""
-    text = tr(interaction.locale, message, **params)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+# Each challenge pings the opponent and each board is a public image: a member may not flood a channel.
+challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
+public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
-async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str, str]:
-    names = []
-    for user_id in row.players:
-        member = guild.get_member(user_id) if guild else None
-        if member is None and guild is not None:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                member = None
-        names.append(member.display_name if member else f"Player {user_id}")
-    return names[0], names[1]
-
-
-async def board_file(guild: discord.Guild | None, report_or_row: Report | GameRow, state: Any) -> discord.File:
-    row = report_or_row.row if isinstance(report_or_row, Report) else report_or_row
-    png = await render_board(row, state, await display_names(guild, row))
+async def board_file(interaction: discord.Interaction, row: GameRow, state: GameState) -> discord.File:
+    png = await service_of(interaction).render_board(row, state, await display_names(interaction.guild, row))
     return discord.File(io.BytesIO(png), filename=f"{row.game}-{row.id}-{row.ply}.png")
 
 
@@ -95,7 +83,11 @@ class ChallengeButton(
         return cls(match["action"], int(match["game_id"]), interaction.guild_locale)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer_challenge(interaction, self.action, self.game_id)
+        remember_members(interaction)
+        try:
+            await answer_challenge(interaction, self.action, self.game_id)
+        except Exception as error:  # a button has no command tree behind it: answer here
+            await answer_error(interaction, error)
 
 
 def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
@@ -108,16 +100,15 @@ def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
 async def answer_challenge(interaction: discord.Interaction, action: str, game_id: int) -> None:
     service = service_of(interaction)
     locale = interaction.guild_locale
-    try:
-        if action == "accept":
-            report = await service.accept(game_id, interaction.user.id)
-        elif action == "decline":
-            row = await service.decline(game_id, interaction.user.id)
-        else:
-            row = await service.cancel(game_id, interaction.user.id)
-    except UserError as error:
-        await send_private(interaction, error.message, **error.params)
-        return
+    if interaction.guild_id is None:
+        raise UserError(IN_SERVER_ONLY)
+    where = {"guild_id": interaction.guild_id, "message_id": interaction.message.id if interaction.message else None}
+    if action == "accept":
+        report = await service.accept(game_id, interaction.user.id, **where)
+    elif action == "decline":
+        row = await service.decline(game_id, interaction.user.id, **where)
+    else:
+        row = await service.cancel(game_id, interaction.user.id, **where)
     if action != "accept":
         text = N_("{player} declined the challenge.") if action == "decline" else N_("{player} withdrew the challenge.")
         await interaction.response.edit_message(
@@ -125,7 +116,7 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
         )
         return
     row = report.row
-    title = present.TITLES[row.game]
+    title = present.title(row.game)
     await interaction.response.edit_message(
         content=tr(
             locale,
@@ -141,33 +132,79 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
 
 async def post_board(interaction: discord.Interaction, report: Report, text: str) -> None:
     """The public message after a change: the text, the board image, and the next player pinged."""
-    file = await board_file(interaction.guild, report, report.state)
-    message = await interaction.followup.send(text, file=file, wait=True)
-    await service_of(interaction).db.set_message(report.row.id, "board_message_id", message.id)
+    file = await board_file(interaction, report.row, report.state)
+    await interaction.followup.send(text, file=file)
 
 
+def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
+    """``/<game> challenge``: the opponent, the game's own options, the side and whether it is rated.
+
+    The parameters differ per game, so the signature discord.py reads is built from the entry."""
+
+    async def challenge(cog: GameCog, interaction: discord.Interaction, **chosen: Any) -> None:
+        opponent = chosen["opponent"]
+        side = chosen.get("side")
+        options = {
+            option.name: chosen[option.name].value if chosen.get(option.name) else option.default
+            for option in entry.options
+        }
+        await cog.send_challenge(
+            interaction, opponent, options, side.value if side else None, chosen.get("rated", True)
+        )
+
+    keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    parameters = [
+        inspect.Parameter("cog", keyword),
+        inspect.Parameter("interaction", keyword, annotation=discord.Interaction),
+        inspect.Parameter("opponent", keyword, annotation=discord.Member),
+    ]
+    for option in entry.options:
+        kind = int if all(isinstance(value, int) for value in option.values) else str
+        parameters.append(
+            inspect.Parameter(option.name, keyword, annotation=app_commands.Choice[kind] | None, default=None)
+        )
+    parameters.append(inspect.Parameter("side", keyword, annotation=app_commands.Choice[int] | None, default=None))
+    parameters.append(inspect.Parameter("rated", keyword, annotation=bool, default=True))
+    challenge.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    challenge.__qualname__ = "GameCog.challenge"  # a method: discord.py then passes the cog first
+
+    choices = {
+        option.name: [app_commands.Choice(name=label, value=value) for label, value in option.choices]
+        for option in entry.options
+    }
+    choices["side"] = [app_commands.Choice(name=name, value=index) for index, name in enumerate(entry.sides)]
+    described = app_commands.describe(
+        opponent="Who you want to play.",
+        side=entry.side_description,
+        rated="Count the game for ratings (default: yes).",
+        **{option.name: option.description for option in entry.options},
+    )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
+    return app_commands.command(name="challenge", description=entry.challenge_description)(described)
+
+
+@app_commands.guild_only()
 class GameCog(commands.GroupCog):
-    """Commands every game has. Subclasses set ``game`` and pass ``group_name``."""
+    """Commands every game has. A subclass names its game's entry: ``class XCog(GameCog, entry=X, ...)``."""
 
-    game: str = ""
+    entry: ClassVar[GameEntry]
 
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+    def __init_subclass__(cls, *, entry: GameEntry | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if entry is not None:
+            cls.entry = entry
+            cls.challenge = challenge_command(entry)  # type: ignore[attr-defined]
+
+    def __init__(self, host: ServiceHost) -> None:
+        self.host = host
         super().__init__()
 
     @property
     def service(self) -> GameService:
-        return self.bot.service
+        return self.host.service
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, UserError):
-            await send_private(interaction, original.message, **original.params)
-            return
-        log.exception("Command failed", exc_info=original)
-        await send_private(interaction, "Something went wrong on my side. Please try again in a moment.")
+    @property
+    def game(self) -> str:
+        return self.entry.name
 
     # --- helpers for subclasses --------------------------------------------------------------------
 
@@ -201,7 +238,7 @@ class GameCog(commands.GroupCog):
             "{challenger} plays {side}. The challenge expires in {minutes} min.",
             opponent=opponent.mention,
             challenger=interaction.user.mention,
-            title=present.TITLES[self.game],
+            title=self.entry.title,
             options=described or tr(locale, "standard rules"),
             rated=tr(locale, "rated") if rated else tr(locale, "unrated"),
             side=present.side_name(locale, self.game, row.side_of(interaction.user.id) or 0),
@@ -214,9 +251,12 @@ class GameCog(commands.GroupCog):
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
     ) -> GameRow:
-        assert interaction.channel_id is not None
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise UserError(
+                "Games are played in a server channel, not in direct messages. Use my commands in a server."
+            )
         return await self.service.find_game(
-            self.game, interaction.user.id, interaction.channel_id, game_id, spectate=spectate
+            self.game, interaction.user.id, interaction.guild_id, interaction.channel_id, game_id, spectate=spectate
         )
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
@@ -225,7 +265,7 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(thinking=True)
         await post_board(interaction, report, present.report_text(interaction.guild_locale, report))
 
-    async def state_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:
+    async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
         nothing, and submitting explains why."""
         try:
@@ -233,7 +273,7 @@ class GameCog(commands.GroupCog):
             state = await self.service.state(row)
         except UserError:
             return None
-        if acting_side(state) != row.side_of(interaction.user.id) or state.chance:
+        if state.to_act != row.side_of(interaction.user.id) or state.chance:
             return None
         return state
 
@@ -244,7 +284,8 @@ class GameCog(commands.GroupCog):
             return []
         wanted = current.lower().replace(" ", "").replace(",", "")
         matches = [m for m in state.legal_moves() if wanted in m.lower().replace(" ", "")]
-        return [app_commands.Choice(name=m, value=m) for m in matches[:AUTOCOMPLETE_LIMIT]]
+        fitting = [m for m in matches if len(m) <= CHOICE_TEXT_LIMIT]
+        return [app_commands.Choice(name=m, value=m) for m in fitting[:AUTOCOMPLETE_LIMIT]]
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         assert interaction.channel_id is not None
@@ -268,6 +309,7 @@ class GameCog(commands.GroupCog):
         return await self.legal_choices(interaction, current)
 
     @app_commands.command(name="board", description="Show the board of a game in this channel.")
+    @public_post_cooldown
     @app_commands.describe(game="Which game, if several are on.")
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game, spectate=True)
@@ -276,7 +318,7 @@ class GameCog(commands.GroupCog):
         text = present.report_text(interaction.guild_locale, Report(row, state, [], None))
         if row.status == "finished":
             text = tr(interaction.guild_locale, "Game #{id} is over.", id=row.id)
-        await interaction.followup.send(text, file=await board_file(interaction.guild, row, state))
+        await interaction.followup.send(text, file=await board_file(interaction, row, state))
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
@@ -296,8 +338,8 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        lines = [tr(interaction.locale, line) for line in rules_lines(self.game)]
-        embed = discord.Embed(title=present.TITLES[self.game], description="\n".join(lines)[:4000])
+        lines = [tr(interaction.locale, line) for line in self.entry.rules]
+        embed = discord.Embed(title=self.entry.title, description="\n".join(lines)[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="The move list of a game, with its record as a file.")
@@ -305,29 +347,48 @@ class GameCog(commands.GroupCog):
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game, spectate=True)
         moves = await self.service.db.moves(row.id)
+        names = await display_names(interaction.guild, row)
         numbered = " ".join(f"{ply}. {move}" for ply, move in enumerate(moves, start=1)) or "-"
-        record = {
-            "game": row.game,
-            "id": row.id,
-            "options": row.options,
-            "players": list(row.players),
-            "names": list(await display_names(interaction.guild, row)),
-            "status": row.status,
-            "rated": row.rated,
-            "moves": moves,
-            "result": None
-            if row.scores is None
-            else {"winner": row.winner, "reason": row.result_reason, "scores": list(row.scores)},
-        }
-        file = discord.File(
-            io.BytesIO(json.dumps(record, ensure_ascii=False, indent=2).encode()),
-            filename=f"{row.game}-{row.id}.json",
-        )
+        record = game_record(self.entry, row, moves, names)
+        files = [
+            discord.File(
+                io.BytesIO(json.dumps(record, ensure_ascii=False, indent=2).encode()),
+                filename=f"{row.game}-{row.id}.json",
+            ),
+            discord.File(
+                io.BytesIO(readable_record(interaction.locale, self.entry, row, moves, names).encode()),
+                filename=f"{row.game}-{row.id}.txt",
+            ),
+        ]
         header = tr(interaction.locale, "Moves of game #{id}:", id=row.id)
-        await interaction.response.send_message(f"{header}\n{numbered}"[:1900], file=file, ephemeral=True)
+        await interaction.response.send_message(clip(f"{header}\n{numbered}"), files=files, ephemeral=True)
+
+    @app_commands.command(name="replay", description="Step through a game of this server, or get it as an animation.")
+    @public_post_cooldown
+    @app_commands.describe(
+        game="Which game (any game of this server, finished or not).",
+        animated="Post the whole game as an animated image instead (default: step through it privately).",
+    )
+    async def replay(self, interaction: discord.Interaction, game: int | None = None, animated: bool = False) -> None:
+        row = await self.current_game(interaction, game, spectate=True)
+        if row.status not in ("active", "finished"):
+            raise UserError("Game #{id} has not started, so there is nothing to replay.", id=row.id)
+        if animated:
+            await self.post_animation(interaction, row)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        content, file, view = await position_message(interaction, row, row.ply)
+        await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+
+    async def post_animation(self, interaction: discord.Interaction, row: GameRow) -> None:
+        await interaction.response.defer(thinking=True)
+        file, frames = await animation_file(interaction, row)
+        text = tr(interaction.guild_locale, "Game #{id} in {frames} frames, the start first.", id=row.id, frames=frames)
+        await interaction.followup.send(text, file=file)
 
     @move.autocomplete("game")
     @board.autocomplete("game")
+    @replay.autocomplete("game")
     @resign.autocomplete("game")
     @claim.autocomplete("game")
     @history.autocomplete("game")
@@ -335,6 +396,64 @@ class GameCog(commands.GroupCog):
         return await self.game_choices(interaction, current)
 
 
-def side_choices(game: str) -> list[app_commands.Choice[int]]:
-    names = present.SIDE_NAMES[game]
-    return [app_commands.Choice(name=names[0], value=0), app_commands.Choice(name=names[1], value=1)]
+RECORD_FORMAT = "abstract-games-bot/game-record/1"
+
+
+def game_record(entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> dict[str, Any]:
+    """A game as data: options plus every move, dice included, replay it through the engine contract."""
+    return {
+        "format": RECORD_FORMAT,
+        "game": row.game,
+        "title": entry.title,
+        "id": row.id,
+        "options": row.options,
+        "players": list(row.players),
+        "names": list(names),
+        "sides": [str(side) for side in entry.sides],
+        "status": row.status,
+        "rated": row.rated,
+        "chance_moves": [move for move in moves if move.split(" ", 1)[0] in entry.chance_words],
+        "moves": moves,
+        "result": None
+        if row.scores is None
+        else {"winner": row.winner, "reason": row.result_reason, "scores": list(row.scores)},
+    }
+
+
+def readable_record(locale: Any, entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> str:
+    """The record as a person reads it: a header, then one numbered move per line with who played it."""
+    sides = [f"{tr(locale, entry.sides[side])}: {names[side]}" for side in (0, 1)]
+    options = ", ".join(f"{key} {value}" for key, value in row.options.items())
+    lines = [f"{entry.title} #{row.id}" + (f" ({options})" if options else ""), *sides, ""]
+    lines += [f"{ply:>4}. {move}" for ply, move in enumerate(moves, start=1)]
+    if row.scores is not None:
+        lines += [
+            "",
+            tr(
+                locale,
+                "Final score: {side0} {score0} · {side1} {score1}",
+                side0=sides[0],
+                score0=row.scores[0],
+                side1=sides[1],
+                score1=row.scores[1],
+            ),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def cog_class(entry: GameEntry) -> type[GameCog]:
+    """The cog of a game: its own subclass when the entry names one, else the shared commands alone."""
+    if entry.cog is not None:
+        module, _, name = entry.cog.partition(":")
+        return getattr(importlib.import_module(module), name)
+    return cast(
+        type[GameCog],
+        type(GameCog)(
+            f"{entry.name.title()}Cog",
+            (GameCog,),
+            {"__doc__": entry.description},
+            entry=entry,
+            group_name=entry.name,
+            group_description=entry.description,
+        ),
+    )

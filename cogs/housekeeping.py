@@ -8,14 +8,21 @@ import discord
 from discord.ext import commands, tasks
 
 from locales import tr
+from sessions.host import ServiceHost
+from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 
 
 class HousekeepingCog(commands.Cog):
-    def __init__(self, bot: commands.Bot, interval: float) -> None:
+    def __init__(self, bot: commands.Bot, host: ServiceHost, interval: float) -> None:
         self.bot = bot
+        self.host = host
         self.sweep.change_interval(seconds=interval)
+
+    @property
+    def service(self) -> GameService:
+        return self.host.service
 
     async def cog_load(self) -> None:
         self.sweep.start()
@@ -36,7 +43,7 @@ class HousekeepingCog(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def expire(self) -> None:
-        for row in await self.bot.service.expire_challenges():  # type: ignore[attr-defined]
+        for row in await self.service.expire_challenges():
             channel = self.bot.get_channel(row.channel_id)
             if row.challenge_message_id is None or not isinstance(channel, discord.abc.Messageable):
                 continue
@@ -48,8 +55,8 @@ class HousekeepingCog(commands.Cog):
                 log.info("Could not update expired challenge %s", row.id)
 
     async def remind(self) -> None:
-        hours = round(self.bot.service.settings.reminder_after / 3600)  # type: ignore[attr-defined]
-        for row, user_id in await self.bot.service.due_reminders():  # type: ignore[attr-defined]
+        hours = round(self.service.settings.reminder_after / 3600)
+        for row, user_id in await self.service.due_reminders():
             channel = self.bot.get_channel(row.channel_id)
             if not isinstance(channel, discord.abc.Messageable):
                 continue

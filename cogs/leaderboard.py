@@ -6,51 +6,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import games
 from cogs import present
 from locales import tr
+from sessions.host import ServiceHost
 from sessions.service import GameService
-
-GAMES = [app_commands.Choice(name=title, value=name) for name, title in present.TITLES.items()]
 
 
 def rating_text(shown: int, provisional: bool) -> str:
     return f"{shown}?" if provisional else str(shown)
 
 
-class LeaderboardCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+class StatsCog(commands.Cog):
+    def __init__(self, host: ServiceHost) -> None:
+        self.host = host
 
     @property
     def service(self) -> GameService:
-        return self.bot.service  # type: ignore[attr-defined]
-
-    @app_commands.command(name="leaderboard", description="The best rated players of this server in a game.")
-    @app_commands.describe(game="Which game.")
-    @app_commands.choices(game=GAMES)
-    @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        assert interaction.guild is not None
-        rows = await self.service.leaderboard(interaction.guild.id, game.value)
-        locale = interaction.guild_locale
-        title = tr(locale, "{title} leaderboard", title=present.TITLES[game.value])
-        if not rows:
-            embed = discord.Embed(title=title, description=tr(locale, "No rated games yet. Be the first!"))
-        else:
-            lines = [
-                tr(
-                    locale,
-                    "{rank}. {player}: {rating} ({games} games)",
-                    rank=rank,
-                    player=present.mention(user_id),
-                    rating=rating_text(rating.shown, rating.provisional),
-                    games=rating.rated_games,
-                )
-                for rank, (user_id, rating) in enumerate(rows, start=1)
-            ]
-            lines.append(tr(locale, "A ? marks a provisional rating (fewer than 5 rated games)."))
-            embed = discord.Embed(title=title, description="\n".join(lines))
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        return self.host.service
 
     @app_commands.command(name="stats", description="A member's record and ratings in this server.")
     @app_commands.describe(member="Whose stats (default: yours).")
@@ -68,7 +41,7 @@ class LeaderboardCog(commands.Cog):
                 tr(
                     locale,
                     "**{title}**: {wins} wins, {losses} losses, {draws} draws; rating {rating}",
-                    title=present.TITLES.get(game, game),
+                    title=present.title(game) if game in games.names() else game,
                     wins=wins,
                     losses=losses,
                     draws=draws,
@@ -81,5 +54,40 @@ class LeaderboardCog(commands.Cog):
         )
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(LeaderboardCog(bot))
+def leaderboard_cog(host: ServiceHost) -> commands.Cog:
+    """The leaderboard cog, its ``game`` choices taken from the registry as it stands now."""
+    game_choices = [app_commands.Choice(name=entry.title, value=entry.name) for entry in games.entries()]
+
+    class LeaderboardCog(commands.Cog):
+        @property
+        def service(self) -> GameService:
+            return host.service
+
+        @app_commands.command(name="leaderboard", description="The best rated players of this server in a game.")
+        @app_commands.describe(game="Which game.")
+        @app_commands.choices(game=game_choices)
+        @app_commands.guild_only()
+        async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+            assert interaction.guild is not None
+            rows = await self.service.leaderboard(interaction.guild.id, game.value)
+            locale = interaction.guild_locale
+            title = tr(locale, "{title} leaderboard", title=present.title(game.value))
+            if not rows:
+                embed = discord.Embed(title=title, description=tr(locale, "No rated games yet. Be the first!"))
+            else:
+                lines = [
+                    tr(
+                        locale,
+                        "{rank}. {player}: {rating} ({games} games)",
+                        rank=rank,
+                        player=present.mention(user_id),
+                        rating=rating_text(rating.shown, rating.provisional),
+                        games=rating.rated_games,
+                    )
+                    for rank, (user_id, rating) in enumerate(rows, start=1)
+                ]
+                lines.append(tr(locale, "A ? marks a provisional rating (fewer than 5 rated games)."))
+                embed = discord.Embed(title=title, description="\n".join(lines))
+            await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    return LeaderboardCog()

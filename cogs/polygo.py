@@ -1,4 +1,4 @@
-"""/polygo: Polygo, roll a die, place go-stone blocks, close the largest polygon first."""
+"""/polygo: Polygo's own commands, rolling the die and placing a block by its points or by an anchor."""
 
 from __future__ import annotations
 
@@ -6,40 +6,16 @@ import discord
 from discord import app_commands
 
 from cogs import present
-from cogs.common import GameCog, post_board, side_choices
+from cogs.common import GameCog, post_board
+from engines import polygo as engine
+from games.polygo import ENTRY
 from sessions.service import UserError
 
-SIZES = [
-    app_commands.Choice(name="19x19", value=19),
-    app_commands.Choice(name="13x13", value=13),
-    app_commands.Choice(name="9x9", value=9),
-]
-TURNS = [app_commands.Choice(name=f"{degrees}°", value=degrees) for degrees in (0, 90, 180, 270)]
+TURNS = [app_commands.Choice(name=f"{degrees}°", value=degrees) for degrees in engine.TURNS]
+MAX_POINT_TEXT = 10
 
 
-@app_commands.guild_only()
-class PolygoCog(GameCog, group_name="polygo", group_description="Play Polygo: roll, place blocks, close a polygon."):
-    game = "polygo"
-
-    @app_commands.command(name="challenge", description="Challenge a member of this server to Polygo.")
-    @app_commands.describe(
-        opponent="Who you want to play.",
-        size="Board size (default: 19x19).",
-        side="Your stones (the dice decide who starts; default: random).",
-        rated="Count the game for ratings (default: yes).",
-    )
-    @app_commands.choices(size=SIZES, side=side_choices("polygo"))
-    async def challenge(
-        self,
-        interaction: discord.Interaction,
-        opponent: discord.Member,
-        size: app_commands.Choice[int] | None = None,
-        side: app_commands.Choice[int] | None = None,
-        rated: bool = True,
-    ) -> None:
-        options = {"size": size.value if size else 19}
-        await self.send_challenge(interaction, opponent, options, side.value if side else None, rated)
-
+class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=ENTRY.description):
     @app_commands.command(name="roll", description="Roll the die for your turn.")
     @app_commands.describe(game="Which game, if you have several.")
     async def roll(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -74,12 +50,16 @@ class PolygoCog(GameCog, group_name="polygo", group_description="Play Polygo: ro
         move = stones or ""
         if at:
             state = await self.service.state(row)
-            if state.chance or state.turn != row.side_of(interaction.user.id):
+            if (
+                not isinstance(state, engine.PolygoGame)
+                or state.chance
+                or state.to_act != row.side_of(interaction.user.id)
+            ):
                 # Let the service give the precise refusal (not your turn, roll first, ...).
-                move = at
+                move = at[:MAX_POINT_TEXT]
             else:
                 try:
-                    move = state.placement_from_anchor(at.strip()[:10], turn.value if turn else 0, mirror)
+                    move = state.placement_from_anchor(at.strip()[:MAX_POINT_TEXT], turn.value if turn else 0, mirror)
                 except ValueError as error:
                     raise UserError("That move is not legal: {reason}", reason=str(error)) from error
         await self.play_and_announce(interaction, row.id, move)
@@ -96,7 +76,3 @@ class PolygoCog(GameCog, group_name="polygo", group_description="Play Polygo: ro
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         return await self.game_choices(interaction, current)
-
-
-async def setup(bot: discord.ext.commands.Bot) -> None:
-    await bot.add_cog(PolygoCog(bot))  # type: ignore[arg-type]

@@ -7,84 +7,47 @@ from __future__ import annotations
 
 from typing import Any
 
+import games
+from engines import GameState
+from games import Say
 from locales import N_, tr
-from sessions.service import Finish, PlayedMove, Report, acting_side
+from sessions.service import Ending, Finish, PlayedMove, Report
 from storage.database import GameRow
 
-TITLES = {"iago": "Iago", "isaac": "ISAAC", "polygo": "Polygo"}
-SIDE_NAMES = {
-    "iago": (N_("Dark"), N_("Light")),
-    "isaac": (N_("Black"), N_("White")),
-    "polygo": (N_("Black"), N_("White")),
-}
 
-POLYGO_BLOCK_NAMES = {
-    1: N_("a domino"),
-    2: N_("a straight line of 3"),
-    3: N_("a bent three"),
-    4: N_("a straight line of 4"),
-    5: N_("an L-tetromino or its mirror image"),
-    6: N_("an S-tetromino or its mirror image"),
-}
+def title(game: str) -> str:
+    return games.find(game).title
 
 
 def side_name(locale: Any, game: str, side: int) -> str:
-    return tr(locale, SIDE_NAMES[game][side])
+    return tr(locale, games.find(game).sides[side])
 
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def describe_move(locale: Any, row: GameRow, state: Any, played: PlayedMove) -> str:
-    game = row.game
-    who = mention(row.players[played.player]) if played.player is not None else ""
-    if played.kind == "forced_pass":
-        if game == "polygo":
-            return tr(locale, "{player}'s block fits nowhere, so the bot passed for them.", player=who)
-        if game == "isaac" and getattr(state, "phase", "") == "scoring":
-            return tr(locale, "{player} has no piece left to remove, so the bot passed for them.", player=who)
-        return tr(locale, "{player} cannot place any piece, so the bot passed for them.", player=who)
-    if played.kind == "chance":
-        return describe_chance(locale, row, played.move)
-    if game == "iago" and state.moves and state.moves[-1] == played.move and state.last_flips:
-        captured, released = state.last_flips
-        return tr(
-            locale,
-            "{player} played **{move}**: {captured} captured, {released} released.",
-            player=who,
-            move=played.move,
-            captured=captured,
-            released=released,
-        )
-    return tr(locale, "{player} played **{move}**.", player=who, move=played.move)
-
-
-def describe_chance(locale: Any, row: GameRow, move: str) -> str:
-    words = move.split()
-    if words[0] == "open":
-        black, white = int(words[1]), int(words[2])
-        first = 0 if black < white else 1
-        return tr(
-            locale,
-            "Opening dice: Black rolled **{black}**, White rolled **{white}**. {first} ({side}) starts.",
-            black=black,
-            white=white,
-            first=mention(row.players[first]),
-            side=side_name(locale, row.game, first),
-        )
-    face = int(words[1])
-    return tr(
-        locale,
-        "Rolled **{face}**: place {block}.",
-        face=face,
-        block=tr(locale, POLYGO_BLOCK_NAMES[face]),
+def speech(locale: Any, row: GameRow) -> Say:
+    """Narration's voice for one reader: their language, this game's players and side names."""
+    return Say(
+        translate=lambda message, **params: tr(locale, message, **params),
+        player=lambda side: mention(row.players[side]),
+        side=lambda side: side_name(locale, row.game, side),
     )
 
 
-def score_line(locale: Any, row: GameRow, state: Any) -> str | None:
-    if not hasattr(state, "scores"):
-        return None
+def describe_move(locale: Any, row: GameRow, state: GameState, played: PlayedMove) -> str:
+    narrator = games.find(row.game).narrator
+    say = speech(locale, row)
+    if played.kind == "chance":
+        return narrator.chance(say, state, played.move)
+    assert played.player is not None
+    if played.kind == "forced_pass":
+        return narrator.forced_pass(say, state, played.player)
+    return narrator.move(say, state, played.move, played.player)
+
+
+def score_line(locale: Any, row: GameRow, state: GameState) -> str:
     scores = state.scores()
     return tr(
         locale,
@@ -96,8 +59,8 @@ def score_line(locale: Any, row: GameRow, state: Any) -> str | None:
     )
 
 
-def next_turn_line(locale: Any, row: GameRow, state: Any) -> str | None:
-    side = acting_side(state)
+def next_turn_line(locale: Any, row: GameRow, state: GameState) -> str | None:
+    side = state.to_act
     if side is None:
         return None
     who = mention(row.players[side])
@@ -106,30 +69,23 @@ def next_turn_line(locale: Any, row: GameRow, state: Any) -> str | None:
     return tr(locale, "{player}, your move ({side}).", player=who, side=side_name(locale, row.game, side))
 
 
-REASONS = {
-    "resign": N_("{loser} resigned."),
-    "timeout": N_("{loser} stopped moving and {winner} claimed the win."),
-    "score": N_("{winner} wins on points."),
-    "centre": N_("The scores are equal; the centre decides for {winner}."),
-    "tiebreak-squares": N_("The scores are equal; {winner} wins with more squares left unplaced."),
-    "tiebreak-pieces": N_("The scores and unplaced squares are equal; {winner} wins with fewer unplaced pieces."),
-    "tiebreak-black": N_("Everything is equal, so Black ({winner}) wins."),
-    "finish": N_("{winner} closed a polygon and the opponent could not finish in the two extra turns."),
-    "both-finished": N_("Both players closed a polygon; {winner} wins on points."),
-    "double-pass": N_("Both players passed in a row: the game is drawn."),
+ENDINGS = {
+    Ending.RESIGN: N_("{loser} resigned."),
+    Ending.TIMEOUT: N_("{loser} stopped moving and {winner} claimed the win."),
 }
-DRAW = N_("Game over: a draw.")
+
+
+def reason_text(locale: Any, row: GameRow, finish: Finish) -> str:
+    entry = games.find(row.game)
+    if finish.winner is None:
+        return tr(locale, entry.draw_reasons[finish.reason])
+    message = ENDINGS[Ending(finish.reason)] if finish.reason in set(Ending) else entry.reasons[finish.reason]
+    winner, loser = row.players[finish.winner], row.players[1 - finish.winner]
+    return tr(locale, message, winner=mention(winner), loser=mention(loser))
 
 
 def finish_lines(locale: Any, row: GameRow, finish: Finish) -> list[str]:
-    lines = ["**" + tr(locale, "Game over.") + "**"]
-    if finish.winner is None:
-        reason = REASONS.get(finish.reason, DRAW)
-        lines.append(tr(locale, reason, winner="", loser=""))
-    else:
-        winner, loser = row.players[finish.winner], row.players[1 - finish.winner]
-        reason = REASONS.get(finish.reason, REASONS["score"])
-        lines.append(tr(locale, reason, winner=mention(winner), loser=mention(loser)))
+    lines = ["**" + tr(locale, "Game over.") + "**", reason_text(locale, row, finish)]
     lines.append(
         tr(
             locale,
@@ -163,9 +119,7 @@ def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
     if report.finish is not None:
         lines += finish_lines(locale, row, report.finish)
     else:
-        score = score_line(locale, row, state)
-        if score:
-            lines.append(score)
+        lines.append(score_line(locale, row, state))
         turn = next_turn_line(locale, row, state)
         if turn:
             lines.append(turn)
@@ -178,7 +132,7 @@ def game_label(locale: Any, row: GameRow, names: tuple[str, str]) -> str:
         locale,
         "#{id} {title}: {name0} vs {name1}, move {ply}",
         id=row.id,
-        title=TITLES[row.game],
+        title=games.find(row.game).title,
         name0=names[0],
         name1=names[1],
         ply=row.ply,

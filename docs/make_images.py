@@ -5,14 +5,13 @@ Each is a mid-game position of a seeded random game, drawn by the same renderers
 
 from __future__ import annotations
 
-import importlib
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engines
+import games
 
 HERE = Path(__file__).resolve().parent / "images"
 SETUPS = {"iago": ({}, 36, 4), "isaac": ({}, 27, 2), "polygo": ({"size": 13}, 60, 1)}
@@ -22,10 +21,11 @@ def main() -> None:
     HERE.mkdir(exist_ok=True)
     for game, (options, plies, seed) in SETUPS.items():
         rng = random.Random(seed)
-        state = engines.get(game).new_game(**options)
+        entry = games.find(game)
+        state = entry.new_game(**options)
         while len(state.moves) < plies and not state.is_over:
             state.play(rng.choice(state.legal_moves()))
-        png = importlib.import_module(f"render.{game}").render(state, ("Alice", "Bob"))
+        png = entry.render(state, ("Alice", "Bob"))
         (HERE / f"{game}.png").write_bytes(png)
         print(f"docs/images/{game}.png: {len(png) / 1024:.1f} KB after {len(state.moves)} moves")
 

@@ -20,12 +20,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from engines import IllegalMove, Result
 
 OPTIONS: dict[str, tuple[str, ...]] = {"variant": ("standard", "loose", "simple", "penalty")}
 SIDES = ("Dark", "Light")
+
+
+class Reason(StrEnum):
+    """Why a game ended (``Result.reason``)."""
+
+    SCORE = "score"
+    CENTRE = "centre"
+
 
 ROWS = "ABCDEFGHI"
 RADIUS = 4
@@ -253,7 +262,7 @@ class IagoGame:
             raise ValueError("The game is not over yet.")
         scores = self.scores()
         if scores[0] != scores[1]:
-            return Result(0 if scores[0] > scores[1] else 1, scores, "score")
+            return Result(0 if scores[0] > scores[1] else 1, scores, Reason.SCORE)
         centre = self._board[_CENTRE]
         if centre in (DARK, LIGHT):
             winner: int | None = centre - 1
@@ -261,7 +270,7 @@ class IagoGame:
             winner = 1 - (centre - 3)
         else:  # only reachable from a hand-made position; a real game always fills the centre
             winner = None
-        return Result(winner, scores, "centre")
+        return Result(winner, scores, Reason.CENTRE)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -473,6 +482,7 @@ __all__ = [
     "OUTER",
     "SIDES",
     "IagoGame",
+    "Reason",
     "cell_coords",
     "from_dict",
     "new_game",

@@ -39,12 +39,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from engines import IllegalMove, Result
 
 OPTIONS: dict[str, tuple] = {}
 SIDES = ("Black", "White")
+
+
+class Reason(StrEnum):
+    """Why a game ended (``Result.reason``); see the module docstring."""
+
+    SCORE = "score"
+    TIEBREAK_SQUARES = "tiebreak-squares"
+    TIEBREAK_PIECES = "tiebreak-pieces"
+    TIEBREAK_BLACK = "tiebreak-black"
+
+
 LENGTHS = (3, 4, 5, 6, 7)
 VALUES = {3: 1, 4: 2, 5: 3, 6: 4, 7: 6}
 COUNTS = {3: 5, 4: 4, 5: 3, 6: 2, 7: 1}
@@ -161,6 +173,12 @@ def _span_between(a: str, b: str) -> _Span:
     if length not in VALUES:
         raise IllegalMove(f"Pieces are 3 to 7 squares long, and {a}-{b} covers {length}.")
     return _SPANS[f"{a}-{b}"]
+
+
+def span_length(span: str) -> int:
+    """How many squares a piece position such as ``c3-g3`` covers."""
+    start, _, end = _normalize(span).partition("-")
+    return _span_between(start, end).length
 
 
 def placement_move(length: int, at: str, direction: str) -> str:
@@ -288,6 +306,52 @@ class IsaacGame:
                 raise IllegalMove(f"There is no piece on {text}.")
             name = found[0]
         return self._points(_SPANS[name])
+
+    def best_removals(self) -> dict[str, int]:
+        """Each piece the player to move may remove now, with the highest score it legally reaches."""
+        best: dict[str, int] = {}
+        for move in self.legal_moves():
+            match = _REMOVE_RE.fullmatch(move)
+            if match:
+                span = f"{match.group(1)}-{match.group(2)}"
+                best[span] = max(best.get(span, 0), int(match.group(3)))
+        return best
+
+    def removal_move(self, piece: str, score: int | None = None) -> str:
+        """The canonical removal of ``piece`` (a square of it, or its span) to ``score``, by default the
+        highest score it legally reaches; IllegalMove says what is wrong, without changing the game."""
+        text = _normalize(piece)
+        place = _PLACE_RE.fullmatch(text)
+        if place:
+            span = _span_between(place.group(1), place.group(2)).name
+        else:
+            found = self.piece_at(text)
+            if found is None:
+                raise IllegalMove(f"There is no piece on {text}.")
+            span = found[0]
+        if score is None:
+            if self._phase == SCORING and span in (best := self.best_removals()):
+                score = best[span]
+            else:
+                self._check_removal(_SPANS[span], None)  # raises the precise reason
+        move = f"x {span} {score}"
+        self._check(move, move)
+        return move
+
+    def placement_starts(self, length: int | None = None, direction: str | None = None) -> dict[str, str]:
+        """Legal placements of the player to move by their lower/left end square, optionally only of one
+        length or direction ("right" or "up"): start square -> the first such span."""
+        found: dict[str, str] = {}
+        if self._phase != PLACEMENT or self._turn is None:
+            return found
+        for span in self._placements(self._turn):
+            item = _SPANS[span]
+            if length is not None and item.length != length:
+                continue
+            if direction is not None and (direction == "right") != item.horizontal:
+                continue
+            found.setdefault(span.split("-")[0], span)
+        return found
 
     # -- internals --
 
@@ -472,14 +536,14 @@ class IsaacGame:
             raise ValueError("The game is not over yet.")
         scores = self.scores()
         if scores[0] != scores[1]:
-            return Result(0 if scores[0] > scores[1] else 1, scores, "score")
+            return Result(0 if scores[0] > scores[1] else 1, scores, Reason.SCORE)
         squares = [sum(length * n for length, n in hand.items()) for hand in self._hand]
         if squares[0] != squares[1]:
-            return Result(0 if squares[0] > squares[1] else 1, scores, "tiebreak-squares")
+            return Result(0 if squares[0] > squares[1] else 1, scores, Reason.TIEBREAK_SQUARES)
         counts = [sum(hand.values()) for hand in self._hand]
         if counts[0] != counts[1]:
-            return Result(0 if counts[0] < counts[1] else 1, scores, "tiebreak-pieces")
-        return Result(0, scores, "tiebreak-black")
+            return Result(0 if counts[0] < counts[1] else 1, scores, Reason.TIEBREAK_PIECES)
+        return Result(0, scores, Reason.TIEBREAK_BLACK)
 
     # -- persistence --
 

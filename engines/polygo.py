@@ -35,32 +35,52 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines import IllegalMove, Result
 
 SIDES: tuple[str, str] = ("Black", "White")
+
+
+class Reason(StrEnum):
+    """Why a game ended (``Result.reason``); see the module docstring."""
+
+    FINISH = "finish"
+    BOTH_FINISHED = "both-finished"
+    DOUBLE_PASS = "double-pass"
+
+
 OPTIONS: dict[str, tuple[int, ...]] = {"size": (19, 13, 9)}
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
 
 Shape = tuple[tuple[int, int], ...]
 
-# Die face -> (name used in messages, base shapes). The rule book's Figure 1 is missing, so this table is the
+
+class Block(NamedTuple):
+    name: str  # in the bot's messages, e.g. "Rolled 3: place a bent three."
+    shapes: tuple[Shape, ...]
+    short: str  # on the board image's narrow panel
+
+
+# Die face -> its block: names and base shapes. The rule book's Figure 1 is missing, so this table is the
 # rulings' stand-in, kept in this one place so that it can be corrected. Offsets are (col, row), row up.
 # Faces 5 and 6 offer the mirror image as a second shape because blocks may turn but never flip.
-BLOCKS: dict[int, tuple[str, tuple[Shape, ...]]] = {
-    1: ("a domino", (((0, 0), (1, 0)),)),
-    2: ("a straight line of 3", (((0, 0), (1, 0), (2, 0)),)),
-    3: ("a bent three (L-tromino)", (((0, 0), (1, 0), (0, 1)),)),
-    4: ("a straight line of 4", (((0, 0), (1, 0), (2, 0), (3, 0)),)),
-    5: (
-        "an L-tetromino or its mirror image (J)",
+BLOCKS: dict[int, Block] = {
+    1: Block("a domino", (((0, 0), (1, 0)),), "domino"),
+    2: Block("a straight line of 3", (((0, 0), (1, 0), (2, 0)),), "line of 3"),
+    3: Block("a bent three", (((0, 0), (1, 0), (0, 1)),), "bent three"),
+    4: Block("a straight line of 4", (((0, 0), (1, 0), (2, 0), (3, 0)),), "line of 4"),
+    5: Block(
+        "an L-tetromino or its mirror image",
         (((0, 0), (1, 0), (0, 1), (0, 2)), ((0, 0), (1, 0), (1, 1), (1, 2))),
+        "L or J four",
     ),
-    6: (
-        "an S-tetromino or its mirror image (Z)",
+    6: Block(
+        "an S-tetromino or its mirror image",
         (((0, 0), (1, 0), (1, 1), (2, 1)), ((1, 0), (2, 0), (0, 1), (1, 1))),
+        "S or Z four",
     ),
 }
 
@@ -594,12 +614,12 @@ class PolygoGame:
             assert self.extra_turns_left is not None
             self.extra_turns_left -= 1
             if self.extra_turns_left == 0:
-                self._finish_game("finish")
+                self._finish_game(Reason.FINISH)
             else:
                 self._start_turn(player)
             return
         if self._passes_in_row >= 2:
-            self._finish_game("double-pass")
+            self._finish_game(Reason.DOUBLE_PASS)
             return
         self._start_turn(1 - player)
 
@@ -615,14 +635,14 @@ class PolygoGame:
             self.extra_turns_left = EXTRA_TURNS
             self._start_turn(1 - player)
         else:
-            self._finish_game("both-finished")
+            self._finish_game(Reason.BOTH_FINISHED)
         return True
 
-    def _finish_game(self, reason: str) -> None:
+    def _finish_game(self, reason: Reason) -> None:
         scores = self.scores()
-        if reason == "finish":
+        if reason == Reason.FINISH:
             winner = self._first_finisher
-        elif reason == "both-finished":
+        elif reason == Reason.BOTH_FINISHED:
             winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
         else:
             winner = None
@@ -695,6 +715,7 @@ __all__ = [
     "OPTIONS",
     "SIDES",
     "PolygoGame",
+    "Reason",
     "find_polygon",
     "from_dict",
     "new_game",

@@ -11,10 +11,11 @@ from pathlib import Path
 from babel.messages.extract import extract_from_dir
 from discord import app_commands
 
+import games
 from locales import catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_DIRS = ("cogs", "sessions")
+SOURCE_DIRS = ("cogs", "sessions", "games")
 # tr(locale, message, ...) takes the message second; the others take it first.
 KEYWORDS = {"tr": (2,), "N_": None, "UserError": None, "send_private": (2,)}
 
@@ -27,6 +28,8 @@ def source_messages() -> set[str]:
         ):
             if isinstance(message, str) and message:
                 found.add(message)
+    for entry in games.entries():  # data such as option labels and an engine's names, not literals
+        found.update(entry.messages())
     return found
 
 
@@ -40,7 +43,8 @@ def _command_strings(command: app_commands.Command | app_commands.Group) -> Iter
         if parameter.description and str(parameter.description) != "…":
             yield str(parameter.description)
         for choice in parameter.choices:
-            yield str(choice.name)
+            name = choice.name
+            yield name.extras.get("template", name.message) if isinstance(name, app_commands.locale_str) else name
 
 
 def command_messages(tree: app_commands.CommandTree) -> set[str]:
@@ -56,13 +60,10 @@ def missing(messages: set[str], language: str = "ja") -> list[str]:
 if __name__ == "__main__":
     import bot
 
-    tree = bot.create_bot(bot.Settings(_env_file=None)).tree
-
     async def _load() -> set[str]:
         game_bot = bot.create_bot(bot.Settings(_env_file=None, sync_commands=False))
-        for cog in (bot.IagoCog, bot.IsaacCog, bot.PolygoCog):
-            await game_bot.add_cog(cog(game_bot))
-        await game_bot.add_cog(bot.LeaderboardCog(game_bot))
+        for cog in game_bot.build_cogs():
+            await game_bot.add_cog(cog)
         return command_messages(game_bot.tree)
 
     import asyncio

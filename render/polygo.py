@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from engines.polygo import BLOCKS, PolygoGame, parse_point
+from engines.polygo import BLOCKS, COLUMNS, PolygoGame, parse_point
 from render.base import (
     DARK_PIECE,
     HEADER_HEIGHT,
@@ -40,9 +40,6 @@ GRID = (70, 52, 30)
 POLYGON_COLOURS = ((0, 158, 115), (213, 94, 0))
 STONE_COLOURS = (DARK_PIECE, LIGHT_PIECE)
 STAR_POINTS = {19: (3, 9, 15), 13: (3, 6, 9), 9: (2, 4, 6)}
-COLUMNS = "ABCDEFGHJKLMNOPQRST"
-# the panel is narrow: short labels for the engine's BLOCKS names
-SHORT_NAMES = {1: "domino", 2: "line of 3", 3: "bent three", 4: "line of 4", 5: "L or J four", 6: "S or Z four"}
 
 
 # ---------------------------------------------------------------------------------------------- layout
@@ -277,7 +274,7 @@ def _draw_turn_section(
     if game.turn is not None and game.die is not None:
         player = game.turn
         y = _text(draw, x, y, f"{_player_label(names, player)} places", 18, bold=True)
-        y = _text(draw, x, y, f"rolled {game.die}: {SHORT_NAMES[game.die]}", 15, fill=MUTED)
+        y = _text(draw, x, y, f"rolled {game.die}: {BLOCKS[game.die].short}", 15, fill=MUTED)
         used = _draw_face_and_blocks(draw, x, y, game.die, STONE_COLOURS[player], 56, 22)
         y += used + 8
         if game.legal_moves() == ["pass"]:
@@ -367,5 +364,5 @@ def render_dice(face: int) -> bytes:
     image, draw = new_canvas(420, 150)
     draw.rounded_rectangle((4, 4, 416, 146), radius=12, fill=PANEL)
     _draw_face_and_blocks(draw, 18, 14, face, DARK_PIECE, 80, 28)
-    draw.text((18, 128), BLOCKS[face][0], fill=INK, font=font(17), anchor="lm")
+    draw.text((18, 128), BLOCKS[face].name, fill=INK, font=font(17), anchor="lm")
     return to_png(image)

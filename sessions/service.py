@@ -7,20 +7,31 @@ cogs call it with plain ids and text and turn its reports (or its :class:`UserEr
 from __future__ import annotations
 
 import asyncio
-import importlib
+import os
 import secrets
 import time
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-import engines
+import games
+from engines import GameState, IllegalMove
+from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
 from storage.database import Database, GameRow, StalePly
 
 MAX_MOVE_TEXT = 100
-CHANCE_PREFIXES = ("open", "roll")
+MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
+STATE_CACHE_SIZE = 1024  # games in play whose replayed state is kept; the rest replay from the log
+MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several people, too few to spam
+
+
+class Ending(StrEnum):
+    """Ways a game ends that the session decides, beside the engines' own result reasons."""
+
+    RESIGN = "resign"
+    TIMEOUT = "timeout"
 
 
 class UserError(Exception):
@@ -59,18 +70,9 @@ class Report:
     """What a service call did, for the cog to announce."""
 
     row: GameRow
-    state: Any
+    state: GameState
     played: list[PlayedMove]
     finish: Finish | None = None
-
-
-def acting_side(state: Any) -> int | None:
-    """Whoever must act next: the player to move, or the player to roll at a dice point."""
-    if state.is_over:
-        return None
-    if state.turn is not None:
-        return state.turn
-    return getattr(state, "to_roll", None)
 
 
 class GameService:
@@ -85,36 +87,61 @@ class GameService:
         self.settings = settings or Settings()
         self.clock = clock
         self.draw = draw  # chance outcomes come from here only, so tests can load the dice
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: dict[int, Any] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()
+        self._states: LruCache[int, GameState] = LruCache(STATE_CACHE_SIZE)
+        # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
+        self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
 
     # --- loading ---------------------------------------------------------------------------------
 
-    async def row(self, game_id: int) -> GameRow:
-        row = await self.db.game(game_id)
-        if row is None:
+    async def row(self, game_id: int, guild_id: int | None = None) -> GameRow:
+        """A game by id; with ``guild_id``, only a game of that server (another server's id is not found)."""
+        row = await self.db.game(game_id) if 0 < game_id <= MAX_GAME_ID else None
+        if row is None or (guild_id is not None and row.guild_id != guild_id):
             raise UserError("I cannot find game #{id}.", id=game_id)
         return row
 
-    async def state(self, row: GameRow) -> Any:
+    async def state(self, row: GameRow) -> GameState:
         """The engine state of a game: the replay of its move log, cached per ply."""
         cached = self._states.get(row.id)
         if cached is not None and len(cached.moves) == row.ply:
             return cached.copy()
-        engine = engines.get(row.game)
-        state = engine.new_game(**row.options)
+        state = games.find(row.game).new_game(**row.options)
         for move in await self.db.moves(row.id):
             state.play(move)
-        self._states[row.id] = state.copy()
+        self._states.put(row.id, state.copy())
         return state
 
+    async def position(self, row: GameRow, ply: int) -> GameState:
+        """The game as it stood after ``ply`` moves (0: the start), for replays."""
+        state = games.find(row.game).new_game(**row.options)
+        for move in (await self.db.moves(row.id))[: max(0, ply)]:
+            state.play(move)
+        return state
+
+    async def positions(self, row: GameRow) -> list[GameState]:
+        """Every position of the game, the start first: one more than the moves played."""
+        state = games.find(row.game).new_game(**row.options)
+        states = [state.copy()]
+        for move in await self.db.moves(row.id):
+            state.play(move)
+            states.append(state.copy())
+        return states
+
     async def find_game(
-        self, game: str, user_id: int, channel_id: int, game_id: int | None = None, *, spectate: bool = False
+        self,
+        game: str,
+        user_id: int,
+        guild_id: int,
+        channel_id: int,
+        game_id: int | None = None,
+        *,
+        spectate: bool = False,
     ) -> GameRow:
-        """The game a command acts on: the chosen one, else the caller's only game of this kind here.
-        With ``spectate``, anyone may look at any game of this server's channel."""
+        """The game a command acts on: the chosen one (of this server), else the caller's only game of this
+        kind here. With ``spectate``, anyone may look at any game of this server."""
         if game_id is not None:
-            row = await self.row(game_id)
+            row = await self.row(game_id, guild_id)
             if row.game != game or (not spectate and user_id not in row.players):
                 raise UserError("Game #{id} is not one of your {game} games.", id=game_id, game=game)
             return row
@@ -158,14 +185,19 @@ class GameService:
         if opponent_is_bot:
             raise UserError("Bots cannot play. Challenge a person instead.")
         try:
-            engines.get(game).new_game(**options)
+            games.find(game).new_game(**options)
         except ValueError as error:
             raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
         await self.expire_challenges()
         if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
+        if await self.db.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
+            raise UserError(
+                "You already have {count} open challenges. Wait for an answer or cancel one first.",
+                count=MAX_OPEN_CHALLENGES,
+            )
         if side is None:
-            side = secrets.randbelow(2)
+            side = int(self.draw(["0", "1"]))
         players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
         now = self.clock()
         game_id = await self.db.insert_game(
@@ -181,27 +213,38 @@ class GameService:
         )
         return await self.row(game_id)
 
-    async def accept(self, game_id: int, user_id: int) -> Report:
-        async with self._locks[game_id]:
-            row = await self._open_challenge(game_id)
+    async def accept(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> Report:
+        async with self._locks(game_id):
+            row = await self._open_challenge(game_id, guild_id, message_id)
             if user_id != row.opponent_id:
                 raise self._wrong_answerer(row, user_id)
-            state = engines.get(row.game).new_game(**row.options)
+            state = games.find(row.game).new_game(**row.options)
             played = self._advance(state)
             if not await self.db.activate(game_id, self.clock(), [(p.move, p.player, None) for p in played]):
                 raise UserError("This challenge is no longer open.")
-            self._states[game_id] = state.copy()
+            self._states.put(game_id, state.copy())
             return Report(await self.row(game_id), state, played)
 
-    async def decline(self, game_id: int, user_id: int) -> GameRow:
-        return await self._close_challenge(game_id, user_id, row_must=lambda r: user_id == r.opponent_id)
+    async def decline(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
+        return await self._close_challenge(
+            game_id, user_id, guild_id, message_id, row_must=lambda r: user_id == r.opponent_id
+        )
 
-    async def cancel(self, game_id: int, user_id: int) -> GameRow:
-        return await self._close_challenge(game_id, user_id, row_must=lambda r: user_id == r.challenger_id)
+    async def cancel(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
+        return await self._close_challenge(
+            game_id, user_id, guild_id, message_id, row_must=lambda r: user_id == r.challenger_id
+        )
 
-    async def _close_challenge(self, game_id: int, user_id: int, row_must: Callable[[GameRow], bool]) -> GameRow:
-        async with self._locks[game_id]:
-            row = await self._open_challenge(game_id)
+    async def _close_challenge(
+        self,
+        game_id: int,
+        user_id: int,
+        guild_id: int,
+        message_id: int | None,
+        row_must: Callable[[GameRow], bool],
+    ) -> GameRow:
+        async with self._locks(game_id):
+            row = await self._open_challenge(game_id, guild_id, message_id)
             if not row_must(row):
                 raise self._wrong_answerer(row, user_id)
             status = "cancelled" if user_id == row.challenger_id else "declined"
@@ -217,8 +260,12 @@ class GameService:
             return UserError("Only the challenger can cancel; use Decline to turn it down.")
         return UserError("This challenge is between two other members. Start your own with a challenge.")
 
-    async def _open_challenge(self, game_id: int) -> GameRow:
-        row = await self.row(game_id)
+    async def _open_challenge(self, game_id: int, guild_id: int, message_id: int | None) -> GameRow:
+        """A challenge still open, answered from its own message (a button copied onto another message, or
+        clicked in another server, answers nothing)."""
+        row = await self.row(game_id, guild_id)
+        if message_id is not None and row.challenge_message_id not in (None, message_id):
+            raise UserError("This button does not belong to that challenge. Use the buttons on the challenge itself.")
         if row.status == "challenge" and row.expires_at is not None and row.expires_at <= self.clock():
             await self.db.transition(game_id, "challenge", "expired", self.clock())
             raise UserError("This challenge has expired. Send a new one if you still want to play.")
@@ -243,53 +290,55 @@ class GameService:
             raise UserError("Type a move, for example one from the autocomplete list.")
         if len(text) > MAX_MOVE_TEXT:
             raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
-        if text.lower().startswith(CHANCE_PREFIXES):
-            raise UserError("Dice are rolled by the bot, never chosen: use the roll command.")
-        async with self._locks[game_id]:
-            row, state, side = await self._my_turn(game_id, user_id)
+        async with self._locks(game_id):
+            row = await self._active(game_id, user_id)
+            chance_words = games.find(row.game).chance_words
+            if chance_words and text.lower().startswith(chance_words):
+                raise UserError("Dice are rolled by the bot, never chosen: use the roll command.")
+            state, side = await self._my_turn(row, user_id)
             if state.chance:
                 raise UserError("Roll the die first with /{game} roll.", game=row.game)
             try:
                 state.play(text)
-            except engines.IllegalMove as error:
+            except IllegalMove as error:
                 raise UserError("That move is not legal: {reason}", reason=str(error)) from error
             played = [PlayedMove(state.moves[-1], side, "move"), *self._advance(state)]
             return await self._commit(row, state, played, user_id)
 
     async def roll(self, game_id: int, user_id: int) -> Report:
         """The player to move asks for their die; the bot draws it and logs it as a chance move."""
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             side = row.side_of(user_id)
-            if not state.chance or getattr(state, "to_roll", None) is None:
+            if not state.chance or state.to_act is None:
                 if state.turn == side:
                     raise UserError("You have already rolled: place your block now.")
                 raise UserError("It is not your turn: wait for {mention}.", mention=f"<@{self._acting(row, state)}>")
-            if state.to_roll != side:
+            if state.to_act != side:
                 raise UserError(
                     "It is not your turn to roll: wait for {mention}.",
-                    mention=f"<@{row.players[state.to_roll]}>",
+                    mention=f"<@{row.players[state.to_act]}>",
                 )
             state.play(self.draw(state.legal_moves()))
             played = [PlayedMove(state.moves[-1], None, "chance"), *self._advance(state)]
             return await self._commit(row, state, played, user_id)
 
     async def resign(self, game_id: int, user_id: int) -> Report:
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             loser = row.side_of(user_id)
             assert loser is not None
-            return await self._end_without_move(row, state, 1 - loser, "resign")
+            return await self._end_without_move(row, state, 1 - loser, Ending.RESIGN)
 
     async def claim(self, game_id: int, user_id: int) -> Report:
         """Win a game whose opponent has not acted for twice the reminder time."""
-        async with self._locks[game_id]:
+        async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             claimant = row.side_of(user_id)
-            if acting_side(state) == claimant:
+            if state.to_act == claimant:
                 raise UserError("It is your turn, so there is nothing to claim: make your move.")
             waited = self.clock() - (row.last_move_at or row.created_at)
             needed = 2 * self.settings.reminder_after
@@ -297,7 +346,7 @@ class GameService:
                 hours = max(1, round((needed - waited) / 3600))
                 raise UserError("You can claim the win if your opponent still has not moved in {hours} h.", hours=hours)
             assert claimant is not None
-            return await self._end_without_move(row, state, claimant, "timeout")
+            return await self._end_without_move(row, state, claimant, Ending.TIMEOUT)
 
     async def _active(self, game_id: int, user_id: int) -> GameRow:
         row = await self.row(game_id)
@@ -309,26 +358,25 @@ class GameService:
             raise UserError("This game has not started: the challenge must be accepted first.")
         return row
 
-    async def _my_turn(self, game_id: int, user_id: int) -> tuple[GameRow, Any, int]:
-        row = await self._active(game_id, user_id)
+    async def _my_turn(self, row: GameRow, user_id: int) -> tuple[GameState, int]:
         state = await self.state(row)
         side = row.side_of(user_id)
         assert side is not None
-        if acting_side(state) != side:
+        if state.to_act != side:
             raise UserError("It is not your turn: wait for {mention}.", mention=f"<@{self._acting(row, state)}>")
-        return row, state, side
+        return state, side
 
     @staticmethod
-    def _acting(row: GameRow, state: Any) -> int:
-        side = acting_side(state)
+    def _acting(row: GameRow, state: GameState) -> int:
+        side = state.to_act
         return row.players[side] if side is not None else row.players[0]
 
-    def _advance(self, state: Any) -> list[PlayedMove]:
+    def _advance(self, state: GameState) -> list[PlayedMove]:
         """Play what nobody chooses: dice that no player rolls by command, and passes the rules force."""
         played = []
         while not state.is_over:
             if state.chance:
-                if getattr(state, "to_roll", None) is not None:
+                if state.to_act is not None:
                     break  # the player rolls by command
                 state.play(self.draw(state.legal_moves()))
                 played.append(PlayedMove(state.moves[-1], None, "chance"))
@@ -340,7 +388,7 @@ class GameService:
                 break
         return played
 
-    async def _commit(self, row: GameRow, state: Any, played: list[PlayedMove], user_id: int) -> Report:
+    async def _commit(self, row: GameRow, state: GameState, played: list[PlayedMove], user_id: int) -> Report:
         finish = None
         if state.is_over:
             result = state.result()
@@ -349,18 +397,22 @@ class GameService:
         try:
             await self.db.append_moves(row.id, row.ply, rows, self.clock(), finish)
         except StalePly as error:
-            self._states.pop(row.id, None)
+            self._states.pop(row.id)
             raise UserError("The game changed while you were moving. Look at the board and try again.") from error
-        self._states[row.id] = state.copy()
+        if finish:
+            self._states.pop(row.id)  # a finished game is rarely looked at again: replay it if it is
+        else:
+            self._states.put(row.id, state.copy())
         new_row = await self.row(row.id)
         return Report(new_row, state, played, await self._settle(new_row) if finish else None)
 
-    async def _end_without_move(self, row: GameRow, state: Any, winner: int, reason: str) -> Report:
-        scores = tuple(state.scores()) if hasattr(state, "scores") else (0, 0)
+    async def _end_without_move(self, row: GameRow, state: GameState, winner: int, reason: Ending) -> Report:
+        scores = state.scores()
         try:
             await self.db.finish_without_move(row.id, row.ply, (winner, reason, scores), self.clock())
         except StalePly as error:
             raise UserError("The game changed meanwhile. Look at the board and try again.") from error
+        self._states.pop(row.id)
         new_row = await self.row(row.id)
         return Report(new_row, state, [], await self._settle(new_row))
 
@@ -384,6 +436,12 @@ class GameService:
             }
         await self.db.record_result(row, outcome, new_ratings)
         return Finish(winner, row.result_reason, row.scores, changes)
+
+    async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
+        """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
+        async with self._render_slots:
+            # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
+            return await asyncio.to_thread(games.find(row.game).render, state, names)
 
     # --- ratings, reminders ----------------------------------------------------------------------
 
@@ -413,10 +471,3 @@ class GameService:
                 due.append((row, self._acting(row, state)))
                 await self.db.mark_reminded(row.id, now)
         return due
-
-
-async def render_board(row: GameRow, state: Any, names: tuple[str, str]) -> bytes:
-    """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
-    renderer = importlib.import_module(f"render.{row.game}")
-    # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-    return await asyncio.to_thread(renderer.render, state, names)

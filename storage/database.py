@@ -202,6 +202,14 @@ class Database:
         )
         return rows[0] if rows else None
 
+    async def open_challenges_by(self, guild_id: int, user_id: int) -> int:
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND challenger_id = ? AND status = 'challenge'",
+            (guild_id, user_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
     async def active_games_of(self, user_id: int, channel_id: int | None = None) -> list[GameRow]:
         where = "status = 'active' AND (player0_id = ? OR player1_id = ?)"
         params: list[Any] = [user_id, user_id]

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot import GameBot, IagoCog, IsaacCog, LeaderboardCog, PolygoCog, Settings, create_bot
+from bot import GameBot, Settings, create_bot
 from locales import catalogue, language_of, tr
 from locales.collect import command_messages, missing, source_messages
 
@@ -16,9 +16,8 @@ PLACEHOLDER = re.compile(r"\{[^}]*\}")
 @pytest.fixture
 async def loaded_bot() -> GameBot:
     bot = create_bot(Settings(_env_file=None, sync_commands=False))
-    for cog in (IagoCog, IsaacCog, PolygoCog):
-        await bot.add_cog(cog(bot))
-    await bot.add_cog(LeaderboardCog(bot))
+    for cog in bot.build_cogs():
+        await bot.add_cog(cog)
     return bot
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import random
 
 import pytest
@@ -498,14 +497,6 @@ def test_extra_api_stone_last_block_die_and_polygon_none_before_finishing() -> N
     assert game.extra_turns_left is None and game.scores() == (0, 0)
 
 
-def test_copy_is_independent() -> None:
-    game = play_all(P.new_game(size=9), "open 1 2", "D4 E4")
-    clone = game.copy()
-    clone.play("A1 B1 C1")
-    assert game.moves == ["open 1 2", "D4 E4"] and game.stone("A1") is None
-    assert clone.stone("A1") == 1 and clone != game
-
-
 # ------------------------------------------------------------------------------------ property tests
 
 
@@ -537,47 +528,3 @@ def test_property_9x9_games_end_within_bound_with_moves_until_the_end(data: st.D
         if polygon is not None:
             assert polygon["score"] == len(polygon["stones"]) + 2 * len(polygon["territory"])
             assert all(game.stone(name) == player for name in polygon["stones"])
-
-
-@PROPERTY
-@given(st.data(), st.sampled_from([9, 19]))
-def test_property_replaying_moves_rebuilds_the_game(data: st.DataObject, size: int) -> None:
-    game = _drive(data, size, 120 if size == 19 else 1000)
-    rebuilt = play_all(P.new_game(size=size), *game.moves)
-    assert rebuilt == game
-    assert snapshot(rebuilt) == snapshot(game)
-
-
-@PROPERTY
-@given(st.data(), st.sampled_from([9, 13, 19]))
-def test_property_to_dict_round_trips_through_json(data: st.DataObject, size: int) -> None:
-    game = _drive(data, size, 90)
-    again = P.from_dict(json.loads(json.dumps(game.to_dict())))
-    assert again == game and snapshot(again) == snapshot(game)
-    assert again.polygon(0) == game.polygon(0) and again.polygon(1) == game.polygon(1)
-
-
-@PROPERTY
-@given(st.data(), st.text(alphabet="ABCDEFGHJKTabcdopenrlsx0123456789 ,", max_size=14))
-def test_property_illegal_input_leaves_the_game_unchanged(data: st.DataObject, text: str) -> None:
-    game = _drive(data, 9, data.draw(st.integers(0, 60), label="length"))
-    before = snapshot(game)
-    legal = game.legal_moves()
-    try:
-        game.play(text)
-    except IllegalMove as error:
-        assert str(error).endswith(".")
-        assert snapshot(game) == before
-    else:
-        assert game.moves[-1] in legal and len(game.moves) == len(before[0]["moves"]) + 1
-
-
-@PROPERTY
-@given(st.data())
-def test_property_every_listed_move_is_playable_on_a_copy(data: st.DataObject) -> None:
-    game = _drive(data, 9, data.draw(st.integers(0, 60), label="length"))
-    for move in game.legal_moves()[:25]:
-        clone = game.copy()
-        clone.play(move)
-        assert clone.moves[-1] == move
-    assert snapshot(game) == snapshot(game.copy())

@@ -61,7 +61,7 @@ async def challenge(service: GameService, game: str = "iago", **overrides: Any) 
 
 async def start(service: GameService, game: str = "iago", options: dict | None = None, rated: bool = True) -> int:
     row = await challenge(service, game, rated=rated, **({} if options is None else {"options": options}))
-    await service.accept(row.id, BOB)
+    await service.accept(row.id, BOB, guild_id=GUILD)
     return row.id
 
 
@@ -101,15 +101,51 @@ async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service
     assert row.players == (BOB, ALICE)  # the challenger asked for side 1
     for stranger_action in (service.accept, service.decline, service.cancel):
         with pytest.raises(UserError):
-            await stranger_action(row.id, CAROL)
+            await stranger_action(row.id, CAROL, guild_id=GUILD)
     with pytest.raises(UserError, match="own challenge"):
-        await service.accept(row.id, ALICE)
+        await service.accept(row.id, ALICE, guild_id=GUILD)
     with pytest.raises(UserError, match="Only the challenger"):
-        await service.cancel(row.id, BOB)
+        await service.cancel(row.id, BOB, guild_id=GUILD)
     assert (await service.row(row.id)).status == "challenge"
-    assert (await service.cancel(row.id, ALICE)).status == "cancelled"
+    assert (await service.cancel(row.id, ALICE, guild_id=GUILD)).status == "cancelled"
     with pytest.raises(UserError, match="no longer open"):
-        await service.accept(row.id, BOB)
+        await service.accept(row.id, BOB, guild_id=GUILD)
+
+
+async def test_a_challenge_is_answered_only_in_its_server_and_from_its_own_message(
+    service: GameService, db: Database
+) -> None:
+    row = await challenge(service)
+    await db.set_message(row.id, "challenge_message_id", 555)
+    with pytest.raises(UserError, match="cannot find game"):
+        await service.accept(row.id, BOB, guild_id=GUILD + 1, message_id=555)
+    with pytest.raises(UserError, match="does not belong"):
+        await service.accept(row.id, BOB, guild_id=GUILD, message_id=556)  # a button copied onto another message
+    assert (await service.row(row.id)).status == "challenge"
+    await service.accept(row.id, BOB, guild_id=GUILD, message_id=555)
+    assert (await service.row(row.id)).status == "active"
+
+
+async def test_games_are_found_only_in_their_own_server(service: GameService) -> None:
+    game_id = await start(service)
+    found = await service.find_game("iago", ALICE, GUILD, CHANNEL, game_id)
+    assert found.id == game_id
+    for guild in (GUILD + 1, 0):
+        with pytest.raises(UserError, match="cannot find game"):
+            await service.find_game("iago", CAROL, guild, 99, game_id, spectate=True)
+    for impossible in (0, -1, 2**63, 2**70):
+        with pytest.raises(UserError, match="cannot find game"):
+            await service.find_game("iago", ALICE, GUILD, CHANNEL, impossible)
+
+
+async def test_a_member_holds_at_most_five_open_challenges(service: GameService) -> None:
+    for opponent in range(200, 205):
+        await challenge(service, opponent_id=opponent)
+    with pytest.raises(UserError, match="open challenges") as refused:
+        await challenge(service, opponent_id=300)
+    assert refused.value.params == {"count": 5}
+    other_server = await challenge(service, opponent_id=300, guild_id=GUILD + 1)  # the cap is per server
+    assert other_server.status == "challenge"
 
 
 async def test_challenge_expires_after_its_time(service: GameService, clock: Clock) -> None:
@@ -118,7 +154,7 @@ async def test_challenge_expires_after_its_time(service: GameService, clock: Clo
     expired = await service.expire_challenges()
     assert [r.id for r in expired] == [row.id]
     with pytest.raises(UserError, match="no longer open"):
-        await service.accept(row.id, BOB)
+        await service.accept(row.id, BOB, guild_id=GUILD)
 
 
 async def test_moves_out_of_turn_illegal_or_by_strangers_change_nothing(service: GameService) -> None:

@@ -20,9 +20,12 @@ from typing import Any, Protocol
 
 import discord
 
+from tests.e2e.fake_discord_limits import Pings
+
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6  # MessageFlags.ephemeral
 LOADING = 1 << 7  # MessageFlags.loading: the "Bot is thinking..." placeholder of a deferred reply
+HAS_THREAD = 1 << 5  # MessageFlags.has_thread
 
 # Callback types of POST /interactions/{id}/{token}/callback.
 CHANNEL_MESSAGE = 4
@@ -45,6 +48,12 @@ DEFAULT_MEMBER_PERMISSIONS = discord.Permissions(
 ).value
 # What the bot may do in the fake guild (sent as ``app_permissions``).
 BOT_PERMISSIONS = (discord.Permissions.text() | discord.Permissions(view_channel=True)).value
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+ALL_PERMISSIONS = discord.Permissions.all().value
+
+# Channel types.
+GUILD_TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
 
 _counter = itertools.count()
 _counter_lock = threading.Lock()
@@ -135,7 +144,12 @@ class FakeMember:
 
 @dataclass
 class FakeChannel:
-    """A guild text channel (``type`` 0) or a DM channel (``type`` 1)."""
+    """A guild text channel (``type`` 0), a DM channel (``type`` 1) or a thread (11 public, 12 private).
+
+    Threads have ``parent_id`` (their text channel) and ``owner_id`` (who created them).
+    ``permission_overwrites`` is what discord.py sees; the fake keeps the bot's entry in step
+    with :meth:`FakeDiscord.set_bot_permissions`.
+    """
 
     id: int
     name: str
@@ -143,10 +157,20 @@ class FakeChannel:
     type: int = 0
     position: int = 0
     recipient: FakeUser | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    auto_archive_duration: int = 1440
+    created_at: dt.datetime = field(default_factory=now)
+    permission_overwrites: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def is_dm(self) -> bool:
-        return self.type == 1
+        return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     @property
     def mention(self) -> str:
@@ -161,13 +185,35 @@ class FakeChannel:
                 "recipients": [self.recipient.to_payload()],
                 "last_message_id": None,
             }
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": iso(self.created_at),
+                    "locked": False,
+                    "create_timestamp": iso(self.created_at),
+                    **({"invitable": True} if self.type == PRIVATE_THREAD else {}),
+                },
+            }
         return {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": self.permission_overwrites,
             "nsfw": False,
             "parent_id": None,
             "topic": None,
@@ -193,6 +239,11 @@ class FakeGuild:
     members: dict[int, FakeMember] = field(default_factory=dict)
     roles: dict[int, dict[str, Any]] = field(default_factory=dict)
     locale: str = "en-US"
+    threads: dict[int, FakeChannel] = field(default_factory=dict)
+
+    def shard(self, shard_count: int) -> int:
+        """The shard whose gateway connection receives this guild's events."""
+        return (self.id >> 22) % shard_count
 
     @property
     def text_channels(self) -> list[FakeChannel]:
@@ -230,7 +281,7 @@ class FakeGuild:
             "emojis": [],
             "stickers": [],
             "channels": [c.to_payload() for c in self.channels.values()],
-            "threads": [],
+            "threads": [t.to_payload() for t in self.threads.values() if not t.archived],
             "members": [m.to_payload() for m in self.members.values()],
             "presences": [],
             "voice_states": [],
@@ -306,6 +357,12 @@ class StoredMessage:
     revision: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     interaction_metadata: dict[str, Any] | None = None
+    nonce: str | None = None  # as sent with enforce_nonce: a resend with it returns this message
+    # ``allowed_mentions`` as sent at creation (None: not sent), and who that notified.
+    allowed_mentions: dict[str, Any] | None = None
+    pings: Pings = field(default_factory=Pings)
+    thread_id: int | None = None  # the thread started from this message
+    message_reference: dict[str, Any] | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -379,6 +436,10 @@ class StoredMessage:
             payload["application_id"] = str(self.webhook_id)
         if self.interaction_metadata is not None:
             payload["interaction_metadata"] = self.interaction_metadata
+        if self.message_reference is not None:
+            payload["message_reference"] = self.message_reference
+        if self.thread_id is not None:
+            payload["flags"] = self.flags | HAS_THREAD
         return payload
 
 
@@ -442,11 +503,21 @@ class FakeInteraction:
         self.user = user
         self.channel = channel
         self.source_message = source_message
+        # Discord's 3 s / 15 min clocks run from the moment the interaction is sent.
+        self.created_monotonic = time.monotonic()
         self.callback: CallbackRecord | None = None
         self.original_id: int | None = None
         self.followup_ids: list[int] = []
         # Message ids this interaction created or edited, in order of last touch.
         self.touched: list[int] = []
+
+    @property
+    def guild_id(self) -> int | None:
+        return int(self.payload["guild_id"]) if "guild_id" in self.payload else None
+
+    def age(self, seconds: float) -> None:
+        """Pretend this interaction was sent ``seconds`` earlier (to cross a deadline without waiting)."""
+        self.created_monotonic -= seconds
 
     def __repr__(self) -> str:
         return f"<FakeInteraction id={self.id} type={self.type} callback={self.callback and self.callback.type}>"

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
+import os
 import re
+import sys
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.e2e.fake_discord import BotCrashed, FakeDiscord, start_fake_discord
+from tests.e2e.fake_discord import BotCrashed, CommandNotAvailable, FakeDiscord, Fault, start_fake_discord
+from tests.e2e.harness import BOT_PERMISSIONS
 
 # PNG signature plus every byte value, so any text/encoding mangling of uploads shows up.
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
@@ -120,9 +127,9 @@ class DemoCog(commands.Cog):
 
 
 class DemoBot(commands.Bot):
-    def __init__(self, guild_id: int, *, crash: bool = False, sync_global: bool = False) -> None:
+    def __init__(self, guild_id: int, *, crash: bool = False, sync_global: bool = False, **options: Any) -> None:
         # guild_ready_timeout: discord.py waits this long after the last GUILD_CREATE before on_ready.
-        super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1, **options)
         self.guild_id = guild_id
         self.crash = crash
         self.sync_global = sync_global
@@ -315,3 +322,535 @@ async def test_modal_round_trip(running: FakeDiscord) -> None:
     assert (await opened.response()).modal["title"] == "Your name"
     submitted = await running.submit_modal("carol", opened, {"demo:name": "Carol"})
     assert (await submitted.final()).content == "hello Carol"
+
+
+# ---------------------------------------------------------------- strictness, faults, shards, threads, permissions
+
+Seen = list[tuple[Any, ...]]
+
+
+def seen_of(interaction: discord.Interaction) -> Seen:
+    return interaction.client.seen  # type: ignore[attr-defined]
+
+
+def record_error(interaction: discord.Interaction, where: str, exc: Exception) -> None:
+    """What a bot would see: discord.py's HTTPException (status, Discord code) or a connection error."""
+    if isinstance(exc, discord.HTTPException):
+        seen_of(interaction).append((where, exc.status, exc.code))
+    else:
+        seen_of(interaction).append((where, type(exc).__name__, None))
+
+
+class StrictCog(commands.Cog):
+    strict = app_commands.Group(name="strict", description="Commands that probe the fake's strictness")
+
+    @strict.command(name="late", description="Answers after a delay")
+    async def late(self, interaction: discord.Interaction, delay: float = 0.0) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await interaction.response.send_message("late", ephemeral=True)
+        except discord.HTTPException as exc:
+            record_error(interaction, "callback", exc)
+
+    @strict.command(name="say", description="Answers with a message of the given length")
+    async def say(self, interaction: discord.Interaction, size: int) -> None:
+        try:
+            await interaction.response.send_message("x" * size)
+        except discord.HTTPException as exc:
+            record_error(interaction, "callback", exc)
+
+    @strict.command(name="post", description="Posts text in the channel")
+    async def post(self, interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.send_message("ok", ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        try:
+            await interaction.channel.send(text)
+            seen_of(interaction).append(("post", "sent", None))
+        except (discord.HTTPException, aiohttp.ClientError) as exc:
+            record_error(interaction, "post", exc)
+
+    @strict.command(name="later", description="Deferred reply then a followup")
+    async def later(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        try:
+            await interaction.followup.send("followed up", ephemeral=True)
+        except discord.HTTPException as exc:
+            record_error(interaction, "followup", exc)
+
+    @strict.command(name="ping", description="Mentions people, pinging only bob")
+    async def ping(self, interaction: discord.Interaction, target: discord.Member, other: discord.Member) -> None:
+        await interaction.response.send_message("ok", ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        await interaction.channel.send(
+            f"{target.mention} {other.mention} @everyone",
+            allowed_mentions=discord.AllowedMentions(everyone=False, users=[target], roles=False),
+        )
+
+    @strict.command(name="thread", description="Opens a thread")
+    async def thread(self, interaction: discord.Interaction, from_message: bool = False) -> None:
+        await interaction.response.send_message("ok", ephemeral=True)
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        try:
+            if from_message:
+                message = await channel.send("challenge")
+                thread = await message.create_thread(name="game")
+                await message.edit(content="challenge (thread open)")
+            else:
+                thread = await channel.create_thread(name="game", type=discord.ChannelType.public_thread)
+            await thread.send("inside the thread")
+            seen_of(interaction).append(("thread", thread.id, None))
+        except discord.HTTPException as exc:
+            record_error(interaction, "thread", exc)
+
+    @strict.command(name="whoami", description="Which shard and what permissions")
+    async def whoami(self, interaction: discord.Interaction) -> None:
+        perms, app = interaction.permissions, interaction.app_permissions
+        await interaction.response.send_message(
+            f"shard {interaction.client.shard_id} manage_guild={perms.manage_guild} "
+            f"threads={app.create_public_threads}",
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="admin", description="Managers only")
+    @app_commands.default_permissions(manage_guild=True)
+    async def admin(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("admin ok", ephemeral=True)
+
+    @app_commands.command(name="serveronly", description="Not in DMs")
+    @app_commands.guild_only()
+    async def serveronly(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("server ok", ephemeral=True)
+
+
+class StrictBot(DemoBot):
+    def __init__(self, guild_id: int, **options: Any) -> None:
+        super().__init__(guild_id, **options)
+        self.seen: Seen = []
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(StrictCog())
+        await super().setup_hook()
+
+
+@pytest.fixture
+async def strict(fake: FakeDiscord) -> AsyncIterator[tuple[FakeDiscord, StrictBot]]:
+    async with fake.running_bot(StrictBot(fake.guild.id)) as bot:
+        assert isinstance(bot, StrictBot)
+        yield fake, bot
+
+
+async def raw(fake: FakeDiscord, method: str, path: str, *, json_body: Any = None, data: Any = None) -> tuple[int, Any]:
+    """A REST call straight to the fake, for what discord.py would refuse to send or would retry."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(
+            method, fake.api_base + path, json=json_body, data=data, headers={"Authorization": "Bot test-token"}
+        ) as response,
+    ):
+        text = await response.text()
+        return response.status, json.loads(text) if text else None
+
+
+async def test_callback_after_the_deadline_is_unknown_interaction(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, bot = strict
+    fake.interaction_deadline = 0.2
+    on_time = await fake.slash("alice", "strict", "late", options={"delay": 0.0})
+    assert (await on_time.final()).content == "late"
+    late = await fake.slash("alice", "strict", "late", options={"delay": 0.4})
+    await fake.wait_until(lambda: bot.seen)
+    assert bot.seen == [("callback", 404, 10062)]
+    assert late.callback is None
+
+
+async def test_second_callback_is_already_acknowledged(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, _ = strict
+    inter = await fake.slash("bob", "demo", "secret")
+    await inter.final()
+    status, body = await raw(
+        fake,
+        "POST",
+        f"/interactions/{inter.id}/{inter.token}/callback",
+        json_body={"type": 4, "data": {"content": "2"}},
+    )
+    assert (status, body["code"]) == (400, 40060)
+    assert body["message"] == "Interaction has already been acknowledged."
+    assert (await inter.response()).type == 4  # the first answer stands
+
+
+async def test_interaction_token_expires_for_followups_and_edits(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, _ = strict
+    inter = await fake.slash("bob", "demo", "secret")
+    await inter.final()
+    followup = f"/webhooks/{fake.application_id}/{inter.token}"
+    assert (await raw(fake, "POST", followup, json_body={"content": "fresh"}))[0] == 200
+    inter.age(15 * 60 + 1)
+    status, body = await raw(fake, "POST", followup, json_body={"content": "stale"})
+    assert (status, body["code"]) == (401, 50027)
+    status, body = await raw(fake, "PATCH", f"{followup}/messages/@original", json_body={"content": "stale"})
+    assert (status, body["code"]) == (401, 50027)
+    assert inter.original is not None and inter.original.content == "only you can see this"
+
+
+async def test_bot_reply_over_2000_characters_is_invalid_form_body(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, bot = strict
+    ok = await fake.slash("alice", "strict", "say", options={"size": 2000})
+    assert len((await ok.final()).content) == 2000
+    too_long = await fake.slash("alice", "strict", "say", options={"size": 2001})
+    await fake.wait_until(lambda: bot.seen)
+    assert bot.seen == [("callback", 400, 50035)]
+    assert too_long.callback is None
+
+
+@pytest.mark.parametrize(
+    ("body", "error_path"),
+    [
+        ({"content": "x" * 2001}, ["content"]),
+        ({"embeds": [{"title": "e"}] * 11}, ["embeds"]),
+        ({"embeds": [{"description": "d" * 4097}]}, ["embeds", "0", "description"]),
+        ({"embeds": [{"description": "d" * 3001}, {"description": "d" * 3000}]}, ["embeds"]),
+        (
+            {"components": [{"type": 1, "components": [{"type": 2, "label": "b", "custom_id": "c"}]}] * 6},
+            ["components"],
+        ),
+        (
+            {
+                "components": [
+                    {"type": 1, "components": [{"type": 2, "label": "b", "custom_id": f"c{i}"} for i in range(6)]}
+                ]
+            },
+            ["components", "0", "components"],
+        ),
+        (
+            {"components": [{"type": 1, "components": [{"type": 2, "label": "b", "custom_id": "c" * 101}]}]},
+            ["components", "0", "components", "0", "custom_id"],
+        ),
+        (
+            {"components": [{"type": 1, "components": [{"type": 2, "label": "l" * 81, "custom_id": "c"}]}]},
+            ["components", "0", "components", "0", "label"],
+        ),
+        ({"content": "<@1>", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, ["allowed_mentions"]),
+    ],
+)
+async def test_message_limits(fake: FakeDiscord, body: dict[str, Any], error_path: list[str]) -> None:
+    status, answer = await raw(fake, "POST", f"/channels/{fake.channel.id}/messages", json_body=body)
+    assert (status, answer["code"]) == (400, 50035), answer
+    node = answer["errors"]
+    for key in error_path:
+        node = node[key]
+    assert node["_errors"], answer
+    assert fake.channel_messages() == []
+
+
+async def test_message_limits_allow_the_maximum(fake: FakeDiscord) -> None:
+    row = {"type": 1, "components": [{"type": 2, "label": "l" * 80, "custom_id": f"{i}" * 100} for i in range(5)]}
+    body = {
+        "content": "x" * 2000,
+        "embeds": [{"description": "d" * 4096}, {"title": "t" * 256}],
+        "components": [row] * 5,
+    }
+    status, answer = await raw(fake, "POST", f"/channels/{fake.channel.id}/messages", json_body=body)
+    assert status == 200, answer
+    assert len(fake.channel_messages()) == 1
+
+
+async def test_attachment_count_and_size_limits(fake: FakeDiscord) -> None:
+    def form(sizes: list[int]) -> aiohttp.FormData:
+        data = aiohttp.FormData(quote_fields=False)
+        data.add_field("payload_json", json.dumps({"content": "files"}), content_type="application/json")
+        for i, size in enumerate(sizes):
+            data.add_field(f"files[{i}]", b"\0" * size, filename=f"f{i}.bin")
+        return data
+
+    path = f"/channels/{fake.channel.id}/messages"
+    status, answer = await raw(fake, "POST", path, data=form([1] * 11))
+    assert (status, answer["code"]) == (400, 50035) and "attachments" in answer["errors"]
+    status, answer = await raw(fake, "POST", path, data=form([25 * 1024 * 1024 + 1]))
+    assert (status, answer["code"]) == (413, 40005)
+    assert (await raw(fake, "POST", path, data=form([1] * 10)))[0] == 200
+    assert [len(m.attachments) for m in fake.channel_messages()] == [10]
+
+
+async def test_autocomplete_result_limits(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, _ = strict
+    choice = {"name": "n", "value": "v"}
+    for data, path in [
+        ({"choices": [choice] * 26}, ["data", "choices"]),
+        ({"choices": [{"name": "n" * 101, "value": "v"}]}, ["data", "choices", "0", "name"]),
+        ({"choices": [{"name": "n", "value": "v" * 101}]}, ["data", "choices", "0", "value"]),
+    ]:
+        inter = await fake.slash("bob", "strict", "late", options={"delay": 5.0})  # the bot stays silent meanwhile
+        callback = f"/interactions/{inter.id}/{inter.token}/callback"
+        status, answer = await raw(fake, "POST", callback, json_body={"type": 8, "data": data})
+        assert (status, answer["code"]) == (400, 50035)
+        node = answer["errors"]
+        for key in path:
+            node = node[key]
+        assert node["_errors"]
+        assert inter.callback is None
+        ok = await raw(fake, "POST", callback, json_body={"type": 8, "data": {"choices": [choice] * 25}})
+        assert ok[0] == 200
+
+
+async def test_allowed_mentions_decide_who_is_pinged(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, _ = strict
+    await fake.slash("alice", "strict", "ping", options={"target": "bob", "other": "carol"})
+    msg = await fake.wait_for_message(predicate=lambda m: "@everyone" in m.content)
+    assert msg.allowed_mentions is not None and [int(u) for u in msg.allowed_mentions["users"]] == [fake.bob.id]
+    assert msg.pings.users == {fake.bob.id} and not msg.pings.everyone and not msg.pings.roles
+    # Without allowed_mentions everything mentioned notifies; ephemeral messages notify nobody.
+    content = f"{fake.bob.mention} {fake.carol.mention} @here"
+    status, body = await raw(fake, "POST", f"/channels/{fake.channel.id}/messages", json_body={"content": content})
+    assert status == 200
+    plain = fake.get_message(int(body["id"]))
+    assert plain.pings.users == {fake.bob.id, fake.carol.id} and plain.pings.everyone
+    secret = await (await fake.slash("bob", "demo", "secret")).final()
+    assert not secret.pings
+
+
+async def test_request_log_counts_requests_per_interaction(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, _ = strict
+    with fake.count_requests() as log:
+        inter = await fake.slash("bob", "demo", "secret")
+        await inter.final()
+    (record,) = log.records
+    assert record.route == "POST /interactions/{interaction_id}/{interaction_token}/callback"
+    assert record.endpoint == "callback" and record.interaction_id == inter.id and record.status == 200
+    assert log.count("callback") == 1 and log.count("followup") == 0
+
+    mark = fake.mark()
+    slow = await fake.slash("alice", "demo", "slow")
+    await slow.followups(2)
+    assert [r.endpoint for r in fake.requests_since(mark, interaction=slow)] == ["callback", "followup", "followup"]
+    assert len(log) == 1  # the window closed with its block
+    fake.reset_requests()
+    assert fake.request_log == [] and fake.requests == []
+
+
+async def test_rate_limit_is_retried_and_applied_once(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, bot = strict
+    on_post = fake.inject("channel_message", "429", times=1)
+    on_callback = fake.inject("callback", Fault.rate_limit(retry_after=0.05), times=1)
+    mark = fake.mark()
+    await fake.slash("alice", "strict", "post", options={"text": "after a 429"})
+    await fake.wait_until(lambda: bot.seen)
+    assert bot.seen == [("post", "sent", None)]
+    assert [m.content for m in fake.channel_messages()] == ["after a 429"]
+    posts = fake.requests_since(mark, endpoint="channel_message")
+    assert [(r.status, r.fault) for r in posts] == [(429, "rate_limit"), (200, None)]
+    callbacks = fake.requests_since(mark, endpoint="callback")
+    assert [r.status for r in callbacks] == [429, 200]
+    assert len(on_post.hits) == len(on_callback.hits) == 1 and not on_post.active
+
+
+async def test_faults_on_webhook_edits_and_channel_message_edits(running: FakeDiscord) -> None:
+    fake = running
+    fake.inject("webhook_edit", "429")
+    edit_only = fake.inject("channel_message", "429", method="PATCH")
+    mark = fake.mark()
+    msg = await (await fake.slash("alice", "demo", "counter")).final()
+    click = await fake.click("bob", msg, "demo:count:0")
+    assert (await click.final()).content == "count 1"  # deferred update, then PATCH @original
+    assert [r.status for r in fake.requests_since(mark, endpoint="webhook_edit")] == [429, 200]
+    await fake.slash("carol", "demo", "announce")
+    await fake.wait_for_message(predicate=lambda m: m.content == "announcement (edited)")
+    assert [(r.method, r.status) for r in fake.requests_since(mark, endpoint="channel_message")] == [
+        ("POST", 200),
+        ("PATCH", 429),
+        ("PATCH", 200),
+    ]
+    assert [r.method for r in edit_only.hits] == ["PATCH"]
+
+
+async def test_server_errors_are_retried_or_raised_as_discord_py_does(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, bot = strict
+    # Webhook (followup) requests are retried on any 5xx, after 1 s.
+    fake.inject("followup", "500", times=1)
+    mark = fake.mark()
+    later = await fake.slash("alice", "strict", "later")
+    assert (await later.final()).content == "followed up"
+    assert [r.status for r in fake.requests_since(mark, endpoint="followup")] == [500, 200]
+    # The bot's REST client does not retry a 503: the bot sees the error, nothing is created.
+    fake.inject("channel_message", "503", times=1)
+    mark = fake.mark()
+    await fake.slash("alice", "strict", "post", options={"text": "never"})
+    await fake.wait_until(lambda: bot.seen)
+    assert bot.seen == [("post", 503, 0)]
+    assert len(fake.requests_since(mark, endpoint="channel_message")) == 1
+    assert fake.channel_messages() == []
+
+
+async def test_applied_but_lost_answers(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, bot = strict
+    # The message is created but the connection drops: the bot sees an error, the message exists.
+    fake.inject("channel_message", "applied_then_drop")
+    mark = fake.mark()
+    await fake.slash("alice", "strict", "post", options={"text": "did it send?"})
+    await fake.wait_until(lambda: bot.seen)
+    assert bot.seen == [("post", "ServerDisconnectedError", None)]
+    assert [m.content for m in fake.channel_messages()] == ["did it send?"]
+    assert [r.status for r in fake.requests_since(mark, endpoint="channel_message")] == [None]
+
+    # A callback applied but answered 502: discord.py retries it, and the retry is refused with 40060.
+    bot.seen.clear()
+    fake.inject("callback", "applied_but_lost")
+    inter = await fake.slash("alice", "strict", "say", options={"size": 3})
+    await fake.wait_until(lambda: bot.seen)
+    assert bot.seen == [("callback", 400, 40060)]
+    assert inter.callback is not None and (await inter.final()).content == "xxx"
+    assert [r.status for r in fake.requests_since(mark, endpoint="callback")] == [200, 502, 400]
+
+
+async def test_callback_outage_makes_interactions_unknown(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, bot = strict
+    fake.interaction_deadline = 0.2
+    outage = fake.inject("callback", "outage", times=None)
+    inter = await fake.slash("alice", "strict", "late")
+    await fake.wait_until(lambda: bot.seen)
+    assert bot.seen == [("callback", 404, 10062)] and inter.callback is None
+    fake.clear_faults()
+    assert not outage.active
+    assert (await (await fake.slash("alice", "strict", "late")).final()).content == "late"
+
+
+async def test_shards_get_their_own_guilds_and_events() -> None:
+    async with start_fake_discord(timeout=3.0, shard_count=2) as fake:
+        guilds = [fake.add_guild(f"shard {n}", shard=(n, 2)) for n in (0, 1)]
+        for guild in guilds:
+            fake.add_member(fake.alice.id, guild=guild)
+        status, gateway = await raw(fake, "GET", "/gateway/bot")
+        assert status == 200 and gateway["shards"] == 2
+        bots = [StrictBot(fake.guild.id, sync_global=True, shard_id=n, shard_count=2) for n in (0, 1)]
+        async with fake.running_bot(bots[0]), fake.running_bot(bots[1]):
+            assert sorted(fake.connected_shards) == [(0, 2), (1, 2)]
+            for n, (bot, guild) in enumerate(zip(bots, guilds, strict=True)):
+                assert bot.get_guild(guild.id) is not None and bot.get_guild(guilds[1 - n].id) is None
+                inter = await fake.slash("alice", "strict", "whoami", channel=guild.text_channels[0])
+                assert (await inter.final()).content.startswith(f"shard {n} ")
+            in_dm = await fake.slash("alice", "strict", "whoami", dm=True)
+            assert (await in_dm.final()).content.startswith("shard 0 ")
+            # A guild added later reaches only its shard.
+            late = fake.add_guild("late", shard=(1, 2))
+            await fake.wait_until(lambda: bots[1].get_guild(late.id))
+            assert bots[0].get_guild(late.id) is None
+
+
+CHILD_BOT = """
+import asyncio, os, sys
+import discord
+from discord import app_commands
+from tests.e2e.fake_discord import point_discord_at
+
+point_discord_at(os.environ["FAKE_DISCORD_URL"])
+guild = discord.Object(int(os.environ["FAKE_GUILD_ID"]))
+client = discord.Client(intents=discord.Intents.default(), shard_id=1, shard_count=2)
+tree = app_commands.CommandTree(client)
+
+@tree.command(name="pid", description="Which process answers", guild=guild)
+async def pid(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(f"pid {os.getpid()} shard {client.shard_id}")
+
+@client.event
+async def setup_hook() -> None:
+    await tree.sync(guild=guild)
+
+client.run("test-token", log_handler=None)
+"""
+
+
+async def test_bot_in_another_process_serves_its_shard() -> None:
+    async with start_fake_discord(timeout=20.0, shard_count=2) as fake:
+        own, other = fake.add_guild("shard 1", shard=(1, 2)), fake.add_guild("shard 0", shard=(0, 2))
+        for guild in (own, other):
+            fake.add_member(fake.alice.id, guild=guild)
+        env = {**os.environ, "FAKE_DISCORD_URL": fake.base_url, "FAKE_GUILD_ID": str(own.id)}
+        root = Path(__file__).resolve().parents[2]
+        child = await asyncio.create_subprocess_exec(sys.executable, "-c", CHILD_BOT, cwd=root, env=env)
+        try:
+            await fake.wait_until(lambda: fake.commands(own) and (1, 2) in fake.connected_shards, what="the child bot")
+            inter = await fake.slash("alice", "pid", channel=own.text_channels[0])
+            content = (await inter.final(timeout=10.0)).content
+            assert content.startswith("pid ") and content != f"pid {os.getpid()} shard 1"
+            assert content.endswith("shard 1")
+            fake.guild_commands[other.id] = fake.commands(own)
+            with pytest.raises(AssertionError, match="shard is not connected"):
+                await fake.slash("alice", "pid", channel=other.text_channels[0])
+        finally:
+            child.terminate()
+            await child.wait()
+
+
+async def test_threads_with_and_without_permission(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, bot = strict
+    await fake.slash("alice", "strict", "thread", options={"from_message": True})
+    await fake.wait_until(lambda: bot.seen)
+    (thread,) = fake.threads()
+    assert bot.seen == [("thread", thread.id, None)] and thread.type == 11 and thread.parent_id == fake.channel.id
+    challenge = fake.get_message(thread.id)  # a thread from a message shares its id
+    assert challenge.content == "challenge (thread open)" and challenge.thread_id == thread.id
+    assert [m.content for m in fake.channel_messages(thread)] == ["inside the thread"]
+    assert isinstance(bot.get_channel(thread.id), discord.Thread)  # THREAD_CREATE reached the bot
+    status, payload = await raw(fake, "GET", f"/channels/{thread.id}")
+    assert status == 200 and payload["type"] == 11 and payload["parent_id"] == str(fake.channel.id)
+
+    bot.seen.clear()
+    no_threads = BOT_PERMISSIONS & ~discord.Permissions(create_public_threads=True).value
+    fake.set_bot_permissions(no_threads, channel=fake.channel)
+
+    def bot_sees_no_thread_permission() -> bool:
+        channel = bot.get_channel(fake.channel.id)
+        assert isinstance(channel, discord.TextChannel)
+        return not channel.permissions_for(channel.guild.me).create_public_threads
+
+    await fake.wait_until(bot_sees_no_thread_permission, what="the CHANNEL_UPDATE with the bot's overwrite")
+    await fake.slash("alice", "strict", "thread")
+    await fake.wait_until(lambda: bot.seen)
+    assert bot.seen == [("thread", 403, 50013)]
+    assert len(fake.threads()) == 1
+    whoami = await (await fake.slash("alice", "strict", "whoami")).final()
+    assert "threads=False" in whoami.content  # app_permissions follow the channel override
+
+
+async def test_member_permissions_and_default_member_permissions(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, _ = strict
+    with pytest.raises(CommandNotAvailable, match="manage_guild"):
+        await fake.slash("bob", "admin")
+    bob = await (await fake.slash("bob", "strict", "whoami")).final()
+    assert "manage_guild=False" in bob.content
+    fake.set_permissions("bob", discord.Permissions(manage_guild=True, send_messages=True))
+    assert (await (await fake.slash("bob", "admin")).final()).content == "admin ok"
+    bob = await (await fake.slash("bob", "strict", "whoami")).final()
+    assert "manage_guild=True" in bob.content
+    # The owner holds every permission, as Discord reports it.
+    assert (await (await fake.slash("alice", "admin")).final()).content == "admin ok"
+
+
+async def test_dm_interactions_look_like_discord(fake: FakeDiscord) -> None:
+    async with fake.running_bot(StrictBot(fake.guild.id, sync_global=True)):
+        inter = await fake.slash("carol", "strict", "whoami", dm=True)
+        payload = inter.payload
+        assert "guild_id" not in payload and "member" not in payload
+        assert payload["user"]["id"] == str(fake.carol.id) and payload["context"] == 1
+        assert payload["channel"]["type"] == 1
+        assert (await inter.final()).channel_id == fake.dm_channel("carol").id
+        with pytest.raises(CommandNotAvailable, match="DMs"):
+            await fake.slash("carol", "serveronly", dm=True)
+        assert (await (await fake.slash("carol", "serveronly")).final()).content == "server ok"
+
+
+async def test_a_resend_with_the_same_enforced_nonce_returns_the_first_message() -> None:
+    async with start_fake_discord(timeout=3.0) as fake:
+        channel = fake.channel
+        url = f"{fake.api_base}/channels/{channel.id}/messages"
+        headers = {"Authorization": "Bot test-token"}
+        async with aiohttp.ClientSession() as session:
+            ids = []
+            for body in (
+                {"content": "board", "nonce": "a17", "enforce_nonce": True},
+                {"content": "board", "nonce": "a17", "enforce_nonce": True},  # the retry after a lost answer
+                {"content": "other", "nonce": "a18", "enforce_nonce": True},
+            ):
+                async with session.post(url, json=body, headers=headers) as response:
+                    ids.append((await response.json())["id"])
+        assert ids[0] == ids[1] != ids[2]
+        assert [m.content for m in fake.channel_messages(channel)] == ["board", "other"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot import GameBot
-from cogs.isaac import span_length
+from engines.isaac import span_length
 from tests.e2e.driver import PNG_SIGNATURE, Mirror, challenge_and_accept, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 

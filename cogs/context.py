@@ -1,0 +1,57 @@
+"""What code with only an interaction in hand (buttons, shared helpers) needs: the service and members' names.
+
+Names come from the interactions themselves (the member who acts, the members an option names) into a small
+cache, so drawing a board never costs a request to Discord; only a name never seen since start-up is fetched,
+once.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import discord
+
+from sessions.host import ServiceHost
+from sessions.memory import LruCache
+from sessions.service import GameService
+from storage.database import GameRow
+
+_names: LruCache[tuple[int, int], str] = LruCache(10_000)
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    """The session service, for code that has an interaction but no cog (persistent buttons)."""
+    return cast(ServiceHost, interaction.client).service
+
+
+def remember_members(interaction: discord.Interaction) -> None:
+    """Note the display names an interaction carries: its member, and the members its options resolve."""
+    if interaction.guild_id is None:
+        return
+    _names.put((interaction.guild_id, interaction.user.id), interaction.user.display_name)
+    resolved = (interaction.data or {}).get("resolved", {})
+    members = resolved.get("members", {})  # type: ignore[union-attr]
+    users = resolved.get("users", {})  # type: ignore[union-attr]
+    for user_id, member in members.items():
+        user = users.get(user_id, {})
+        name = member.get("nick") or user.get("global_name") or user.get("username")
+        if name:
+            _names.put((interaction.guild_id, int(user_id)), name)
+
+
+async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str, str]:
+    names = []
+    for user_id in row.players:
+        name = _names.get((row.guild_id, user_id))
+        if name is None:
+            member = guild.get_member(user_id) if guild else None
+            if member is None and guild is not None:
+                try:
+                    member = await guild.fetch_member(user_id)
+                except discord.HTTPException:
+                    member = None
+            name = member.display_name if member else f"Player {user_id}"
+            if member is not None:
+                _names.put((row.guild_id, user_id), name)
+        names.append(name)
+    return names[0], names[1]

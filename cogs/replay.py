@@ -1,0 +1,100 @@
+"""Replays: step through a game with First / Back / Forward / Last, or get it as an animated GIF.
+
+The step-through is a private message per reader: each click edits only that reader's copy. The buttons are
+``DynamicItem``s whose ``custom_id`` holds the game and the ply to show, so they work after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any, ClassVar
+
+import discord
+
+from cogs.context import display_names, service_of
+from cogs.tree import answer_error
+from locales import N_, tr
+from render.animation import animated_gif
+from storage.database import GameRow
+
+SLOTS: dict[str, str] = {"first": N_("First"), "back": N_("Back"), "forward": N_("Forward"), "last": N_("Last")}
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"replay:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,5}):(?P<slot>first|back|forward|last)",
+):
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+
+    def __init__(self, game_id: int, ply: int, slot: str, *, disabled: bool = False, locale: Any = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(locale, SLOTS[slot]),
+                style=self.STYLE,
+                custom_id=f"replay:{game_id}:{ply}:{slot}",
+                disabled=disabled,
+            )
+        )
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(int(match["game_id"]), int(match["ply"]), match["slot"], locale=interaction.locale)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            assert interaction.guild_id is not None
+            row = await service_of(interaction).row(self.game_id, interaction.guild_id)
+            content, file, view = await position_message(interaction, row, self.ply)
+            await interaction.response.edit_message(content=content, attachments=[file], view=view)
+        except Exception as error:  # a button has no command tree behind it: answer here
+            await answer_error(interaction, error)
+
+
+def replay_view(game_id: int, ply: int, total: int, locale: Any) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    targets = {"first": 0, "back": max(0, ply - 1), "forward": min(total, ply + 1), "last": total}
+    for slot, target in targets.items():
+        view.add_item(ReplayButton(game_id, target, slot, disabled=target == ply, locale=locale))
+    return view
+
+
+async def position_message(
+    interaction: discord.Interaction, row: GameRow, ply: int
+) -> tuple[str, discord.File, discord.ui.View]:
+    """The text, board image and buttons of one step of a replay, for this reader."""
+    service = service_of(interaction)
+    moves = await service.db.moves(row.id)
+    ply = min(ply, len(moves))
+    state = await service.position(row, ply)
+    locale = interaction.locale
+    if ply == 0:
+        text = tr(locale, "Replay of game #{id}: the start ({total} moves in all).", id=row.id, total=len(moves))
+    else:
+        text = tr(
+            locale,
+            "Replay of game #{id}: move {ply} of {total}, **{move}**.",
+            id=row.id,
+            ply=ply,
+            total=len(moves),
+            move=moves[ply - 1],
+        )
+    names = await display_names(interaction.guild, row)
+    png = await service.render_board(row, state, names)
+    file = discord.File(io.BytesIO(png), filename=f"{row.game}-{row.id}-replay-{ply}.png")
+    return text, file, replay_view(row.id, ply, len(moves), locale)
+
+
+async def animation_file(interaction: discord.Interaction, row: GameRow) -> tuple[discord.File, int]:
+    """The whole game as a looping GIF, a frame per ply plus the start; drawn off the event loop."""
+    service = service_of(interaction)
+    names = await display_names(interaction.guild, row)
+    states = await service.positions(row)
+    boards = [await service.render_board(row, state, names) for state in states]
+    labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
+    gif = await asyncio.to_thread(animated_gif, boards, labels)
+    return discord.File(io.BytesIO(gif), filename=f"{row.game}-{row.id}-replay.gif"), len(states)

@@ -1,0 +1,107 @@
+"""The command tree: one guard in front of every interaction and one error handler behind every command.
+
+No interaction is left unanswered: what a member can get wrong (a DM, an oversized option, a number out of
+range, a cooldown, a refused move) gets a polite private answer that says what to do, and anything else is
+logged and answered too. Nothing is changed by a refused interaction: the guard runs before any work.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.context import remember_members
+from locales import N_, tr
+from sessions.service import UserError
+
+log = logging.getLogger(__name__)
+
+IN_SERVER_ONLY = N_("Games are played in a server channel, not in direct messages. Use my commands in a server.")
+MESSAGE_LIMIT = 2000  # Discord's cap on a message's content
+MAX_OPTION_TEXT = 200  # no option of ours needs more; longer text is refused before any work
+MAX_OPTION_NUMBER = 2**53  # Discord's own bound on integer options; a forged value past it is refused
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def send_private(interaction: discord.Interaction, message: str, **params: Any) -> None:
+    """A private answer in the member's own language, whether or not the interaction was answered, always
+    within Discord's limits (a refusal may quote what the member typed)."""
+    text = clip(tr(interaction.locale, message, **params))
+    if interaction.type is discord.InteractionType.autocomplete:
+        if not interaction.response.is_done():
+            await interaction.response.autocomplete([])
+        return
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def _option_values(options: list[dict[str, Any]]) -> Iterator[Any]:
+    for option in options:
+        if "value" in option:
+            yield option["value"]
+        yield from _option_values(option.get("options", []))
+
+
+def refusal(interaction: discord.Interaction) -> tuple[str, dict[str, Any]] | None:
+    """Why an interaction is refused before any work, or None to let it through."""
+    if interaction.guild_id is None:
+        return IN_SERVER_ONLY, {}
+    data = interaction.data or {}
+    for value in _option_values(list(data.get("options", []))):  # type: ignore[arg-type]
+        if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
+            return N_("That text is too long ({length} characters): options take at most {limit}."), {
+                "length": len(value),
+                "limit": MAX_OPTION_TEXT,
+            }
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_OPTION_NUMBER:
+            return N_("That number is out of range. Pick one from the list."), {}
+    return None
+
+
+class GameTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        remember_members(interaction)
+        refused = refusal(interaction)
+        if refused is None:
+            return True
+        message, params = refused
+        await send_private(interaction, message, **params)
+        return False
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        await answer_error(interaction, error)
+
+
+async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
+    """The one answer to every failure of a command or a button."""
+    original = getattr(error, "original", error)
+    try:
+        if isinstance(original, UserError):
+            await send_private(interaction, original.message, **original.params)
+        elif isinstance(original, app_commands.CommandOnCooldown):
+            await send_private(
+                interaction, "Slow down: try again in {seconds} s.", seconds=max(1, round(original.retry_after))
+            )
+        elif isinstance(original, app_commands.NoPrivateMessage):
+            await send_private(
+                interaction,
+                "Games are played in a server channel, not in direct messages. Use my commands in a server.",
+            )
+        elif isinstance(original, app_commands.TransformerError):
+            await send_private(interaction, "I cannot use that option: pick a member of this server or a listed value.")
+        elif isinstance(original, app_commands.CheckFailure):
+            await send_private(interaction, "That is not something I can do here. Check the command's options.")
+        else:
+            log.error("Command failed", exc_info=original)
+            await send_private(interaction, "Something went wrong on my side. Please try again in a moment.")
+    except discord.HTTPException:
+        log.warning("Could not answer interaction %s after an error", interaction.id, exc_info=True)

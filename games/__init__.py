@@ -1,0 +1,168 @@
+"""The game registry: one entry per game, and everything that lists games is derived from it.
+
+In the spirit of python-chess's ``chess.variant.VARIANTS`` / ``find_variant``: each game's facts (its title,
+sides, options, result reasons, rules summary, narration, and the engine, renderer and cog it uses) live in
+one :class:`GameEntry`, declared in ``games/<name>.py`` next to nothing else. Shared code (the bot, the
+session service, the shared cogs, the locale checks, the benches, the conformance tests) asks this module
+and never names a game. A test can :func:`register` a game of its own and play it through the bot.
+
+Nothing here imports discord, Pillow or the database: renderers and cogs are named by import path and
+loaded only by the layers that use them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from engines import Engine, GameState
+from locales import N_
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: the slash-command option and the engine keyword share ``name``."""
+
+    name: str
+    description: str  # catalogue msgid
+    choices: tuple[tuple[str, str | int], ...]  # (label msgid, value), in the order players see them
+    default: str | int
+
+    @property
+    def values(self) -> tuple[str | int, ...]:
+        return tuple(value for _, value in self.choices)
+
+
+@dataclass(frozen=True)
+class Say:
+    """What narration may use to speak to players: ``say(msgid, **params)`` translates for the reader,
+    ``player(side)`` mentions that side's member and ``side(side)`` names the side in the reader's language."""
+
+    translate: Callable[..., str]
+    player: Callable[[int], str]
+    side: Callable[[int], str]
+
+    def __call__(self, message: str, **params: Any) -> str:
+        return self.translate(message, **params)
+
+
+class Narrator:
+    """How a game's moves read in the bot's messages. Games override what they tell differently."""
+
+    def messages(self) -> Iterator[str]:
+        """Catalogue msgids the narration uses that are not literals in its source (data of the engine)."""
+        return iter(())
+
+    def move(self, say: Say, state: GameState, move: str, player: int) -> str:
+        """A member's move, just played (``state`` is after it, possibly after later moves too)."""
+        return say(N_("{player} played **{move}**."), player=say.player(player), move=move)
+
+    def chance(self, say: Say, state: GameState, move: str) -> str:
+        """A chance outcome the bot drew."""
+        return say(N_("The bot drew **{move}**."), move=move)
+
+    def forced_pass(self, say: Say, state: GameState, player: int) -> str:
+        """A pass the rules forced, played by the bot for ``player``."""
+        return say(N_("{player} cannot place any piece, so the bot passed for them."), player=say.player(player))
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Everything the bot needs to know about one game."""
+
+    name: str  # the slash-command group and the key stored with every game
+    title: str  # shown to players; proper names are the same in every language
+    description: str  # the command group's description (msgid)
+    challenge_description: str  # msgid
+    sides: tuple[str, str]  # side names (msgids), player 0 first
+    side_description: str  # what the challenge's ``side`` option says (msgid)
+    rules: tuple[str, ...]  # the /<game> rules summary, one msgid per line
+    reasons: Mapping[str, str]  # each ``Result.reason`` with a winner -> message with {winner} / {loser}
+    engine: Engine
+    renderer: str  # import path of a module with ``render(state, names) -> bytes``
+    draw_reasons: Mapping[str, str] = field(default_factory=dict)  # each ``Result.reason`` of a draw -> message
+    options: tuple[Option, ...] = ()
+    cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one
+    chance_words: tuple[str, ...] = ()  # how chance moves begin: members may never type these
+    narrator: Narrator = field(default_factory=Narrator)
+
+    def new_game(self, **options: Any) -> GameState:
+        return self.engine.new_game(**options)
+
+    def render(self, state: GameState, names: tuple[str, str]) -> bytes:
+        return _module(self.renderer).render(state, names)
+
+    def messages(self) -> Iterator[str]:
+        """Every catalogue msgid this entry declares, for the translation checks."""
+        yield self.description
+        yield self.challenge_description
+        yield self.side_description
+        yield from self.sides
+        yield from self.rules
+        yield from self.reasons.values()
+        yield from self.draw_reasons.values()
+        for option in self.options:
+            yield option.description
+            yield from (label for label, _ in option.choices)
+        yield from self.narrator.messages()
+
+
+@cache
+def _module(path: str) -> Any:
+    return importlib.import_module(path)
+
+
+_REGISTRY: dict[str, GameEntry] = {}
+
+
+def _discover() -> None:
+    """Load the entries that ship with the bot: every ``games/<name>.py`` declares ``ENTRY``."""
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        entry = getattr(module, "ENTRY", None)
+        if isinstance(entry, GameEntry):
+            _REGISTRY.setdefault(entry.name, entry)
+
+
+def register(entry: GameEntry) -> GameEntry:
+    """Add a game (a test's own game, a plug-in); its name must be new."""
+    _discover_once()
+    if entry.name in _REGISTRY and _REGISTRY[entry.name] is not entry:
+        raise ValueError(f"A game named {entry.name!r} is already registered.")
+    _REGISTRY[entry.name] = entry
+    return entry
+
+
+def unregister(name: str) -> None:
+    _REGISTRY.pop(name, None)
+
+
+@cache
+def _discover_once() -> None:
+    _discover()
+
+
+def entries() -> tuple[GameEntry, ...]:
+    """Every registered game, in name order."""
+    _discover_once()
+    return tuple(sorted(_REGISTRY.values(), key=lambda entry: entry.name))
+
+
+def names() -> tuple[str, ...]:
+    return tuple(entry.name for entry in entries())
+
+
+def find(name: str) -> GameEntry:
+    """The entry of a game; KeyError naming the known games for an unknown name."""
+    _discover_once()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"Unknown game {name!r}; the games are {', '.join(names())}.") from None
+
+
+__all__ = ["GameEntry", "Narrator", "Option", "Say", "entries", "find", "names", "register", "unregister"]

@@ -1,0 +1,164 @@
+"""One conformance suite over every registered game (in the spirit of OpenSpiel's games_sim_test.py).
+
+Every game in the registry, and the test-only fourth game, must keep the engine contract of
+``shared/design/engine-api.md`` and the registry's promises. Rulings specific to a game are tested in that
+game's own file; what is here holds for all of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import games
+from engines import GameState, IllegalMove
+from games import GameEntry
+from tests.fourth_game.entry import ENTRY as FOURTH_GAME
+
+ENTRIES = [*games.entries(), FOURTH_GAME]
+MAX_PLIES = 2000  # far beyond any game's length: a game that runs past it is stuck
+CHECKS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def option_sets(entry: GameEntry) -> list[dict[str, Any]]:
+    """Every combination of the entry's option values."""
+    names = [option.name for option in entry.options]
+    return [dict(zip(names, values, strict=True)) for values in itertools.product(*(o.values for o in entry.options))]
+
+
+CASES = [
+    pytest.param(entry, options, id=f"{entry.name}-{options}") for entry in ENTRIES for options in option_sets(entry)
+]
+
+
+def random_game(entry: GameEntry, options: dict[str, Any], rng: random.Random, plies: int = MAX_PLIES) -> GameState:
+    """A game played by uniform random choices (chance outcomes too) for up to ``plies`` moves."""
+    state = entry.new_game(**options)
+    while not state.is_over and len(state.moves) < plies:
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def positions(entry: GameEntry, options: dict[str, Any], rng: random.Random) -> Iterator[GameState]:
+    state = entry.new_game(**options)
+    yield state.copy()
+    while not state.is_over:
+        assert len(state.moves) < MAX_PLIES, "the game never ends"
+        state.play(rng.choice(state.legal_moves()))
+        yield state.copy()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_entry_is_complete_and_its_options_are_the_engines(entry: GameEntry) -> None:
+    assert entry.name.isidentifier() and entry.name == entry.name.lower()
+    assert entry.title and len(entry.sides) == 2 and entry.rules
+    default = entry.new_game()
+    assert default == entry.new_game(**{option.name: option.default for option in entry.options})
+    for option in entry.options:
+        assert option.default in option.values
+        with pytest.raises(ValueError):
+            entry.new_game(**{option.name: "no such value"})
+    with pytest.raises(ValueError):
+        entry.new_game(no_such_option=1)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_every_result_reason_of_the_engine_has_a_message(entry: GameEntry) -> None:
+    reasons = {str(reason) for reason in entry.engine.Reason}  # type: ignore[attr-defined]
+    assert reasons == set(entry.reasons) | set(entry.draw_reasons)
+    for message in entry.reasons.values():
+        assert "{winner}" in message or "{loser}" in message
+
+
+@pytest.mark.parametrize(("entry", "options"), CASES)
+@CHECKS
+@given(seed=st.integers(0, 2**32))
+def test_random_games_end_and_every_position_keeps_the_contract(
+    entry: GameEntry, options: dict[str, Any], seed: int
+) -> None:
+    last = None
+    for state in positions(entry, options, random.Random(seed)):
+        legal = state.legal_moves()
+        assert legal == sorted(set(legal)) and all(isinstance(move, str) for move in legal)
+        if state.is_over:
+            assert legal == [] and state.turn is None and state.to_act is None
+        else:
+            assert legal, "a game that is not over always has a move"
+            if state.chance:
+                assert state.turn is None
+            else:
+                assert state.turn in (0, 1) and state.to_act == state.turn
+            with pytest.raises(ValueError):
+                state.result()
+        assert len(state.scores()) == 2
+        last = state
+    assert last is not None and last.is_over
+    result = last.result()
+    assert result.winner in (0, 1, None)
+    assert tuple(result.scores) == tuple(last.scores())
+    assert result.reason in (entry.reasons if result.winner is not None else entry.draw_reasons)
+
+
+@pytest.mark.parametrize(("entry", "options"), CASES)
+@CHECKS
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 400))
+def test_the_move_list_replays_and_to_dict_round_trips_through_json(
+    entry: GameEntry, options: dict[str, Any], seed: int, plies: int
+) -> None:
+    state = random_game(entry, options, random.Random(seed), plies)
+    replayed = entry.new_game(**options)
+    for move in state.moves:
+        replayed.play(move)
+    assert replayed == state and replayed.to_dict() == state.to_dict()
+    rebuilt = entry.engine.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert rebuilt == state and rebuilt.legal_moves() == state.legal_moves()
+
+
+GARBAGE = st.text(
+    alphabet=st.sampled_from("abcdefghijklmnopqrstxyzABCDEFGHJKLMNOPQRST0123456789 -,x\u202e\u0000"), max_size=16
+)
+
+
+@pytest.mark.parametrize(("entry", "options"), CASES)
+@CHECKS
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 200), text=GARBAGE)
+def test_illegal_input_raises_and_changes_nothing(
+    entry: GameEntry, options: dict[str, Any], seed: int, plies: int, text: str
+) -> None:
+    state = random_game(entry, options, random.Random(seed), plies)
+    before = state.to_dict()
+    legal = {" ".join(move.lower().split()) for move in state.legal_moves()}
+    if " ".join(text.lower().split()) in legal:
+        return  # a legal move, possibly in other case or spacing: not this test's business
+    try:
+        state.play(text)
+    except IllegalMove as error:
+        assert str(error), "a refusal explains itself"
+        assert state.to_dict() == before
+    else:
+        # Tolerant parsing may accept a spelling the list writes differently; it must then be a legal move.
+        assert state.moves[-1] in {m for m in entry.engine.from_dict(before).legal_moves()}
+
+
+@pytest.mark.parametrize(("entry", "options"), CASES)
+@CHECKS
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 300))
+def test_every_listed_move_plays_on_a_copy_and_the_original_stays(
+    entry: GameEntry, options: dict[str, Any], seed: int, plies: int
+) -> None:
+    rng = random.Random(seed)
+    state = random_game(entry, options, rng, plies)
+    before = state.to_dict()
+    legal = state.legal_moves()
+    for move in rng.sample(legal, min(len(legal), 12)):
+        branch = state.copy()
+        branch.play(move)
+        assert branch.moves[-1] == move  # canonical in, canonical out
+    assert state.to_dict() == before
