@@ -84,7 +84,7 @@ def _bits(mask: int) -> list[int]:
 
 def _placements(face: int, size: int, width: int) -> list[int]:
     masks = set()
-    for shape in E.BLOCKS[face][1]:
+    for shape in E.BLOCKS[face].shapes:
         points = list(shape)
         for _ in range(4):
             points = [(row, -col) for col, row in points]
