@@ -46,6 +46,8 @@ def _rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 
 RAYS = _rays()
+NEIGHBOURS = tuple(tuple(ray[0] for ray in rays) for rays in RAYS)
+AREA = tuple(0 if inner else 1 for inner in IS_INNER)  # index into a side's (inner, outer) counts
 
 # Fitted by bench/tune_iago.py (self-play between weight vectors at a fixed depth); see docs/ai.md.
 WEIGHTS: dict[str, float] = {
@@ -68,6 +70,14 @@ class Board:
         self.variant = variant
         self.call_owed = call_owed
         self.empty_inner = sum(1 for i in range(N) if IS_INNER[i] and cells[i] == EMPTY)
+        # face-up disks per side and area, and captives per original colour, kept up to date by make/unmake
+        self.face = [[0, 0], [0, 0]]
+        self.captive = [0, 0]
+        for i, v in enumerate(cells):
+            if v in (DARK, LIGHT):
+                self.face[v - 1][AREA[i]] += 1
+            elif v:
+                self.captive[v - 3] += 1
 
     @classmethod
     def from_game(cls, game: Any) -> Board:
@@ -109,15 +119,28 @@ class Board:
         return False
 
     def forced(self, player: int) -> tuple[int, list[int]]:
+        """The largest capture open to ``player`` and the cells that make it (the search's hottest loop, so
+        the capture count is inlined rather than calling ``captures``)."""
         best, found = 0, []
         cells = self.cells
+        me, opp = player + 1, 2 - player
         for i in range(N):
-            if cells[i] == EMPTY:
-                n = self.captures(i, player)
-                if n > best:
-                    best, found = n, [i]
-                elif n == best and n:
-                    found.append(i)
+            if cells[i] != EMPTY:
+                continue
+            n = 0
+            for ray in RAYS[i]:
+                if cells[ray[0]] != opp:
+                    continue
+                k = 1
+                length = len(ray)
+                while k < length and cells[ray[k]] == opp:
+                    k += 1
+                if k < length and cells[ray[k]] == me:
+                    n += k
+            if n > best:
+                best, found = n, [i]
+            elif n == best and n:
+                found.append(i)
         return best, found
 
     def moves(self) -> list[int]:
@@ -171,10 +194,16 @@ class Board:
                 if k < len(ray) and cells[ray[k]] == me and (SPECIAL[i] or SPECIAL[ray[k]]):
                     released.extend(ray[:k])
         cells[i] = me
+        face, captive = self.face, self.captive
+        face[player][AREA[i]] += 1
         for j in captured:
             cells[j] += 2
+            face[1 - player][AREA[j]] -= 1
+            captive[1 - player] += 1
         for j in released:
             cells[j] -= 2
+            face[cells[j] - 1][AREA[j]] += 1
+            captive[cells[j] - 1] -= 1
         undo = (i, captured, released, self.call_owed)
         self.call_owed = owes
         self.turn = 1 - player
@@ -187,24 +216,26 @@ class Board:
     def unmake(self, undo: tuple[int, list[int], list[int], bool]) -> None:
         i, captured, released, owed = undo
         cells = self.cells
+        face, captive = self.face, self.captive
+        self.turn = player = 1 - self.turn
         cells[i] = EMPTY
+        face[player][AREA[i]] -= 1
         for j in captured:
             cells[j] -= 2
+            face[1 - player][AREA[j]] += 1
+            captive[1 - player] -= 1
         for j in released:
+            face[cells[j] - 1][AREA[j]] -= 1
+            captive[cells[j] - 1] += 1
             cells[j] += 2
         self.call_owed = owed
-        self.turn = 1 - self.turn
         if IS_INNER[i]:
             self.empty_inner += 1
 
     def counts(self) -> tuple[list[int], list[int], list[int]]:
-        inner, outer, captives = [0, 0], [0, 0], [0, 0]
-        for i, v in enumerate(self.cells):
-            if v in (DARK, LIGHT):
-                (inner if IS_INNER[i] else outer)[v - 1] += 1
-            elif v:
-                captives[v - 3] += 1
-        return inner, outer, captives
+        """Face-up disks (Dark, Light) inner and outer, and captives by original colour."""
+        face = self.face
+        return [face[0][0], face[1][0]], [face[0][1], face[1][1]], list(self.captive)
 
     def scores(self) -> tuple[int, int]:
         inner, outer, _ = self.counts()
