@@ -14,6 +14,7 @@ import ai
 import engines
 from engines import isaac as S
 from engines import polygo as P
+from engines.iago import CELLS
 
 # Levels 3 and 4 are time-bound; a depth cap with no time limit makes them deterministic and fast here.
 FAST: dict[str, Any] = {"budget_s": math.inf, "max_depth": 2}
@@ -194,3 +195,49 @@ def test_evaluate_averages_over_the_dice_at_a_chance_point() -> None:
     while not state.chance:
         state.play(rng.choice(state.legal_moves()))
     assert -1.0 <= ai.evaluate(state, 0, budget_s=0.05) <= 1.0
+
+
+# --- the searches' own models of the rules must agree with the engines --------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", "loose", "simple", "penalty"])
+def test_iago_search_board_mirrors_the_engine_in_every_variant(variant: str) -> None:
+    from ai import iago as search
+
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = engines.get("iago").new_game(variant=variant)
+        board = search.Board.from_game(state)
+        while not state.is_over:
+            ours = sorted(f"call {CELLS[m - search.CALL]}" if m >= search.CALL else CELLS[m] for m in board.moves())
+            assert ours == state.legal_moves()
+            move = rng.choice(state.legal_moves())
+            undo = board.make(search.INDEX[move.split()[-1]] + (search.CALL if move.startswith("call") else 0))
+            state.play(move)
+            fresh = search.Board.from_game(state)
+            assert (board.cells, board.face, board.captive) == (fresh.cells, fresh.face, fresh.captive)
+        assert board.winner() == state.result().winner
+        board.unmake(undo)  # the last move taken back leaves the position before it
+        assert board.empty_inner == 1
+
+
+def test_isaac_search_model_follows_the_engine_through_both_phases() -> None:
+    from ai import isaac as search
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = S.new_game()
+        while not state.is_over:
+            children = dict(search.children(search.Model.from_game(state), None))
+            assert set(children) <= set(state.legal_moves())
+            move = rng.choice(sorted(children))
+            state.play(move)
+            after = search.Model.from_game(state)
+            child = children[move]
+            assert (child.owner, child.hand, child.scores, child.phase, child.turn) == (
+                after.owner,
+                after.hand,
+                after.scores,
+                after.phase,
+                after.turn,
+            )
