@@ -162,15 +162,8 @@ class Position:
     """The root's stones as bitmasks in the engine's layout, with both sides' plans."""
 
     def __init__(self, game: Any) -> None:
-        self.size = game.size
         self.geo = rings(game.size)
-        width = self.geo.width
-        stones = [0, 0]
-        for row in range(self.size):
-            for col in range(self.size):
-                who = game.stone((col, row))
-                if who is not None:
-                    stones[who] |= 1 << (row * width + col)
+        stones = [_stones_of(game, 0), _stones_of(game, 1)]
         self.me = game.turn
         self.stones = stones
         finisher = game.first_finisher
@@ -194,16 +187,13 @@ class Position:
 
 
 @cache
-def _mask_cached(move: str, width: int) -> int:
+def _mask(move: str, width: int) -> int:
+    """A placement's stones as a bitmask; cached, and bounded: a board has some 15,000 placements in all."""
     mask = 0
     for token in move.split():
         col, row = E.parse_point(token)
         mask |= 1 << (row * width + col)
     return mask
-
-
-def _mask(move: str, width: int) -> int:
-    return _mask_cached(move, width)
 
 
 def finish_value(game: Any, after: Any, me: int) -> float | None:
@@ -221,6 +211,7 @@ def finish_value(game: Any, after: Any, me: int) -> float | None:
 
 
 def _stones_of(game: Any, player: int) -> int:
+    """A player's stones as a bitmask in the engine's layout (a row of size + 1 bits), read point by point."""
     width = game.size + 1
     mask = 0
     for row in range(game.size):
