@@ -14,10 +14,11 @@ from typing import ClassVar
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import games
+from cogs.announce import Announcer
 from cogs.common import ChallengeButton, cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
@@ -27,6 +28,7 @@ from locales import catalogue, language_of
 from sessions.service import GameService
 from sessions.service import Settings as SessionSettings
 from storage.database import Database
+from storage.engine import DEFAULT_URL
 
 log = logging.getLogger("bot")
 
@@ -40,13 +42,24 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: str | None = None
-    database_path: Path = Path("data/games.sqlite3")
+    # sqlite+aiosqlite:///path/to/file.sqlite3 or postgresql+asyncpg://user:password@host/database
+    database_url: str = DEFAULT_URL
+    # The first release's setting, still honoured: a SQLite file, used when DATABASE_URL is not set.
+    database_path: Path | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     challenge_ttl_minutes: float = Field(default=15, gt=0)
     reminder_hours: float = Field(default=24, gt=0)
     sweep_seconds: float = Field(default=60, gt=0)
+    announce_seconds: float = Field(default=5, gt=0)
+    announce_grace_seconds: float = Field(default=10, ge=0)
     sync_commands: bool = True
+
+    @model_validator(mode="after")
+    def _database_path_means_sqlite(self) -> Settings:
+        if self.database_path is not None and "database_url" not in self.model_fields_set:
+            self.database_url = f"sqlite+aiosqlite:///{self.database_path}"
+        return self
 
 
 # Slash commands need no message events: the guilds intent alone keeps channels and servers known.
@@ -101,6 +114,7 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.db: Database | None = None
         self._service: GameService | None = None
+        self._warm_up: asyncio.Task[None] | None = None
 
     @property
     def service(self) -> GameService:
@@ -109,18 +123,21 @@ class GameBot(commands.Bot):
         return self._service
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
+        self.db = await Database.open(self.settings.database_url)
         self._service = GameService(
             self.db,
             SessionSettings(
                 challenge_ttl=self.settings.challenge_ttl_minutes * 60,
                 reminder_after=self.settings.reminder_hours * 3600,
+                announce_grace=self.settings.announce_grace_seconds,
             ),
         )
+        self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(ChallengeButton, ReplayButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
+        await self.add_cog(Announcer(self, self, self.settings.announce_seconds))
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))
         if self.settings.sync_commands:
             await self.sync_commands()
@@ -149,6 +166,8 @@ class GameBot(commands.Bot):
         log.info("Logged in as %s. Invite me with: %s", self.user, url)
 
     async def close(self) -> None:
+        if self._warm_up is not None:
+            self._warm_up.cancel()
         await super().close()
         if self.db is not None:
             await self.db.close()

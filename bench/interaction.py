@@ -31,7 +31,7 @@ async def measure(game: str, options: dict, moves: int, folder: Path) -> list[fl
             challenge = await fake.slash(fake.alice, game, "challenge", options={"opponent": fake.bob.id, "side": 0})
             message = await challenge.final()
             accepted = await fake.click(fake.bob, message, message.custom_ids()[0])
-            await accepted.followups(1)
+            await accepted.final()
             (row,) = await bot.service.db.games_with_status("active")
             game_id = row.id
             state = games.find(game).new_game(**options)

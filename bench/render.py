@@ -1,11 +1,17 @@
 """Render time and PNG size per board: `python bench/render.py`.
 
-Positions come from seeded random games (start, middle, end) so runs are comparable.
+Positions come from seeded random games (start, middle, end) so runs are comparable: Iago's standard
+variant, ISAAC, and Polygo at each board size (9, 13, 19). `python bench/render.py --levels` prints instead
+what each zlib level (and PNG optimisation) costs and saves on the last board of each game.
+
+"cpu p95" is the rendering thread's own CPU time: on a machine shared with other work, wall-clock p95 also
+counts the time the thread waited for a core.
 """
 
 from __future__ import annotations
 
 import importlib
+import io
 import random
 import statistics
 import sys
@@ -14,16 +20,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from PIL import Image
+
 import engines
 
-OPTIONS = {"iago": {}, "isaac": {}, "polygo": {"size": 19}}
+BOARDS: tuple[tuple[str, str, dict[str, object]], ...] = (
+    ("iago", "iago", {}),
+    ("isaac", "isaac", {}),
+    ("polygo", "polygo 9", {"size": 9}),
+    ("polygo", "polygo 13", {"size": 13}),
+    ("polygo", "polygo 19", {"size": 19}),
+)
 NAMES = ("Alice", "Bob")
-RUNS = 15
+RUNS = 30
+WARMUP = 2  # the first render fills caches (fonts, static layers) once per process; a bot renders many boards
 
 
-def positions(game: str, seed: int = 1) -> dict[str, object]:
+def positions(game: str, options: dict[str, object], seed: int = 1) -> dict[str, object]:
     rng = random.Random(seed)
-    state = engines.get(game).new_game(**OPTIONS[game])
+    state = engines.get(game).new_game(**options)
     history = [state.copy()]
     while not state.is_over:
         state.play(rng.choice(state.legal_moves()))
@@ -31,19 +46,57 @@ def positions(game: str, seed: int = 1) -> dict[str, object]:
     return {"start": history[0], "middle": history[len(history) // 2], "end": history[-1]}
 
 
+def percentile(times: list[float], fraction: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def encode_ms(image: Image.Image, **options: object) -> tuple[float, int]:
+    times, size = [], 0
+    for _ in range(RUNS // 3):
+        buffer = io.BytesIO()
+        started = time.perf_counter()
+        image.save(buffer, format="PNG", **options)
+        times.append((time.perf_counter() - started) * 1000)
+        size = buffer.tell()
+    return statistics.median(times), size
+
+
+def levels() -> None:
+    """The encoding trade-off behind render.base.COMPRESS_LEVEL."""
+    settings: list[tuple[str, dict[str, object]]] = [(f"level {n}", {"compress_level": n}) for n in range(1, 10)]
+    settings.append(("optimize", {"optimize": True}))
+    print(f"{'board':<20}" + "".join(f"{label:>16}" for label, _ in settings))
+    for game, title, options in BOARDS:
+        state = positions(game, options)["end"]
+        png = importlib.import_module(f"render.{game}").render(state, NAMES)
+        indexed = Image.open(io.BytesIO(png))
+        indexed.load()
+        cells = []
+        for _, setting in settings:
+            ms, size = encode_ms(indexed, **setting)
+            cells.append(f"{ms:.1f} ms {size / 1024:.0f} KB")
+        print(f"{title + ' end':<20}" + "".join(f"{cell:>16}" for cell in cells))
+
+
 def main() -> None:
-    print(f"{'board':<16}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}")
-    for game in engines.NAMES:
+    if "--levels" in sys.argv:
+        levels()
+        return
+    print(f"{'board':<20}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}{'cpu p95':>10}")
+    for game, title, options in BOARDS:
         renderer = importlib.import_module(f"render.{game}")
-        for label, state in positions(game).items():
-            times = []
+        for label, state in positions(game, options).items():
+            for _ in range(WARMUP):
+                renderer.render(state, NAMES)
+            times, cpu_times = [], []
             for _ in range(RUNS):
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.thread_time()
                 png = renderer.render(state, NAMES)
                 times.append((time.perf_counter() - started) * 1000)
-            times.sort()
-            p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-            print(f"{game + ' ' + label:<16}{statistics.median(times):>10.1f}{p95:>10.1f}{len(png) / 1024:>10.1f}")
+                cpu_times.append((time.thread_time() - cpu_started) * 1000)
+            median, p95, cpu_p95 = statistics.median(times), percentile(times, 0.95), percentile(cpu_times, 0.95)
+            print(f"{title + ' ' + label:<20}{median:>10.1f}{p95:>10.1f}{len(png) / 1024:>10.1f}{cpu_p95:>10.1f}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.announce import reply_to, reply_with_closed, reply_with_report
 from cogs.context import display_names, remember_members, service_of
 from cogs.replay import animation_file, position_message
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
@@ -99,41 +100,17 @@ def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
 
 async def answer_challenge(interaction: discord.Interaction, action: str, game_id: int) -> None:
     service = service_of(interaction)
-    locale = interaction.guild_locale
     if interaction.guild_id is None:
         raise UserError(IN_SERVER_ONLY)
-    where = {"guild_id": interaction.guild_id, "message_id": interaction.message.id if interaction.message else None}
+    message_id = interaction.message.id if interaction.message else None
+    where = {"guild_id": interaction.guild_id, "message_id": message_id, "reply": reply_to(interaction)}
     if action == "accept":
         report = await service.accept(game_id, interaction.user.id, **where)
-    elif action == "decline":
-        row = await service.decline(game_id, interaction.user.id, **where)
-    else:
-        row = await service.cancel(game_id, interaction.user.id, **where)
-    if action != "accept":
-        text = N_("{player} declined the challenge.") if action == "decline" else N_("{player} withdrew the challenge.")
-        await interaction.response.edit_message(
-            content=tr(locale, text, player=interaction.user.mention), view=None, allowed_mentions=None
-        )
+        await reply_with_report(interaction, report, edit=True)  # the challenge becomes the first board
         return
-    row = report.row
-    title = present.title(row.game)
-    await interaction.response.edit_message(
-        content=tr(
-            locale,
-            "{player} accepted: {title} game #{id} begins!",
-            player=interaction.user.mention,
-            title=title,
-            id=row.id,
-        ),
-        view=None,
-    )
-    await post_board(interaction, report, present.report_text(locale, report))
-
-
-async def post_board(interaction: discord.Interaction, report: Report, text: str) -> None:
-    """The public message after a change: the text, the board image, and the next player pinged."""
-    file = await board_file(interaction, report.row, report.state)
-    await interaction.followup.send(text, file=file)
+    closing = service.decline if action == "decline" else service.cancel
+    row, announcement_id = await closing(game_id, interaction.user.id, **where)
+    await reply_with_closed(interaction, row.status, announcement_id)
 
 
 def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
@@ -261,9 +238,8 @@ class GameCog(commands.GroupCog):
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         row = await self.current_game(interaction, game_id)
-        report = await self.service.play(row.id, interaction.user.id, move)
-        await interaction.response.defer(thinking=True)
-        await post_board(interaction, report, present.report_text(interaction.guild_locale, report))
+        report = await self.service.play(row.id, interaction.user.id, move, reply=reply_to(interaction))
+        await reply_with_report(interaction, report)
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
@@ -314,27 +290,28 @@ class GameCog(commands.GroupCog):
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game, spectate=True)
         state = await self.service.state(row)
-        await interaction.response.defer(thinking=True)
         text = present.report_text(interaction.guild_locale, Report(row, state, [], None))
         if row.status == "finished":
             text = tr(interaction.guild_locale, "Game #{id} is over.", id=row.id)
-        await interaction.followup.send(text, file=await board_file(interaction, row, state))
+        # Spectators' mentions of the players would ping them for nothing.
+        quiet = discord.AllowedMentions.none()
+        await interaction.response.send_message(
+            text, file=await board_file(interaction, row, state), allowed_mentions=quiet
+        )
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game)
-        report = await self.service.resign(row.id, interaction.user.id)
-        await interaction.response.defer(thinking=True)
-        await post_board(interaction, report, present.report_text(interaction.guild_locale, report))
+        report = await self.service.resign(row.id, interaction.user.id, reply=reply_to(interaction))
+        await reply_with_report(interaction, report)
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game)
-        report = await self.service.claim(row.id, interaction.user.id)
-        await interaction.response.defer(thinking=True)
-        await post_board(interaction, report, present.report_text(interaction.guild_locale, report))
+        report = await self.service.claim(row.id, interaction.user.id, reply=reply_to(interaction))
+        await reply_with_report(interaction, report)
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:

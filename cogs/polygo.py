@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from cogs import present
-from cogs.common import GameCog, post_board
+from cogs.announce import reply_to, reply_with_report
+from cogs.common import GameCog
 from engines import polygo as engine
 from games.polygo import ENTRY
 from sessions.service import UserError
@@ -20,9 +20,8 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
     @app_commands.describe(game="Which game, if you have several.")
     async def roll(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game)
-        report = await self.service.roll(row.id, interaction.user.id)
-        await interaction.response.defer(thinking=True)
-        await post_board(interaction, report, present.report_text(interaction.guild_locale, report))
+        report = await self.service.roll(row.id, interaction.user.id, reply=reply_to(interaction))
+        await reply_with_report(interaction, report)
 
     @app_commands.command(name="place", description="Place your rolled block: list its points, or anchor it.")
     @app_commands.describe(

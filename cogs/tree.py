@@ -8,6 +8,7 @@ logged and answered too. Nothing is changed by a refused interaction: the guard 
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,10 +31,19 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def printable(value: Any) -> Any:
+    """Text a member typed, fit to quote back: no control or direction-override characters that would garble
+    the answer around it, and never a mass mention."""
+    if not isinstance(value, str):
+        return value
+    shown = "".join(char for char in value if unicodedata.category(char) not in ("Cc", "Cf") or char == "\n")
+    return shown.replace("@everyone", "@\u200beveryone").replace("@here", "@\u200bhere")
+
+
 async def send_private(interaction: discord.Interaction, message: str, **params: Any) -> None:
     """A private answer in the member's own language, whether or not the interaction was answered, always
     within Discord's limits (a refusal may quote what the member typed)."""
-    text = clip(tr(interaction.locale, message, **params))
+    text = clip(tr(interaction.locale, message, **{key: printable(value) for key, value in params.items()}))
     if interaction.type is discord.InteractionType.autocomplete:
         if not interaction.response.is_done():
             await interaction.response.autocomplete([])

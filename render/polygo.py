@@ -5,10 +5,15 @@ Pure functions of the game: they read the engine's public API and never mutate i
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+import math
+from functools import cache
+
+from PIL import Image, ImageDraw
 
 from engines.polygo import BLOCKS, COLUMNS, PolygoGame, parse_point
 from render.base import (
+    BASE_COLOURS,
+    BASE_EDGES,
     DARK_PIECE,
     HEADER_HEIGHT,
     HIGHLIGHT,
@@ -18,9 +23,11 @@ from render.base import (
     MUTED,
     PANEL,
     Side,
+    blend,
     displayable,
     draw_header,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     to_png,
@@ -40,6 +47,13 @@ GRID = (70, 52, 30)
 POLYGON_COLOURS = ((0, 158, 115), (213, 94, 0))
 STONE_COLOURS = (DARK_PIECE, LIGHT_PIECE)
 STAR_POINTS = {19: (3, 9, 15), 13: (3, 6, 9), 9: (2, 4, 6)}
+AREA_COLOURS = tuple(blend(colour, WOOD, 0.35) for colour in POLYGON_COLOURS)  # a polygon's inside: tinted wood
+BLACK_STONE_RIM = (0, 0, 0)
+# Text is the only smoothed drawing here: coordinates on the wood, the panel, the countdown box and the pass note.
+PALETTE = fixed_palette(
+    (*BASE_COLOURS, WOOD, GRID, BLACK_STONE_RIM, *POLYGON_COLOURS, *AREA_COLOURS),
+    (*BASE_EDGES, (GRID, WOOD), (INK, LIGHT_PIECE), (POLYGON_COLOURS[1], PANEL)),
+)
 
 
 # ---------------------------------------------------------------------------------------------- layout
@@ -67,17 +81,12 @@ def point_center(game: PolygoGame, point: str) -> tuple[float, float]:
     return _lattice(game.size, col, row)
 
 
-def _blend(colour: tuple[int, int, int], base: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
-    r, g, b = (round(c * amount + d * (1 - amount)) for c, d in zip(colour, base, strict=True))
-    return (r, g, b)
-
-
 # ------------------------------------------------------------------------------------------------ board
 
 
-def _draw_board(draw: ImageDraw.ImageDraw, size: int) -> None:
+def _draw_board(draw: ImageDraw.ImageDraw, size: int, wood: tuple[int, int, int] = WOOD) -> None:
     top = HEADER_HEIGHT
-    draw.rectangle((MARGIN, top, MARGIN + BOARD_PX, top + BOARD_PX), fill=WOOD)
+    draw.rectangle((MARGIN, top, MARGIN + BOARD_PX, top + BOARD_PX), fill=wood)
     label_font = font(15 if size == 19 else 17, bold=True)
     for index in range(size):
         x, _ = _lattice(size, index, 0)
@@ -86,6 +95,17 @@ def _draw_board(draw: ImageDraw.ImageDraw, size: int) -> None:
         _, y = _lattice(size, 0, index)
         for x in (MARGIN + COORD_BAND / 2, MARGIN + BOARD_PX - COORD_BAND / 2):
             draw.text((x, y), str(index + 1), fill=GRID, font=label_font, anchor="mm")
+
+
+@cache
+def _empty_board(size: int, wood: tuple[int, int, int] = WOOD) -> Image.Image:
+    """The page with the empty board (wood, coordinates, grid, star points) and the panel's background, drawn
+    once per size and copied per render. With a polygon's tint as `wood` it is the board under that polygon."""
+    image, draw = new_canvas(WIDTH, HEIGHT)
+    _draw_board(draw, size, wood)
+    _draw_grid(draw, size)
+    draw.rounded_rectangle((PANEL_X, HEADER_HEIGHT, PANEL_X + PANEL_W, HEADER_HEIGHT + BOARD_PX), radius=10, fill=PANEL)
+    return image
 
 
 def _draw_grid(draw: ImageDraw.ImageDraw, size: int) -> None:
@@ -105,13 +125,19 @@ def _draw_grid(draw: ImageDraw.ImageDraw, size: int) -> None:
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=GRID)
 
 
-def _draw_polygon_area(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int) -> None:
+def _paste_polygon_area(image: Image.Image, game: PolygoGame, player: int) -> None:
+    """Tint the wood inside a polygon, under the grid lines: the board drawn in the tint shows through the
+    polygon's shape."""
     polygon = game.polygon(player)
     if polygon is None:
         return
-    colour = POLYGON_COLOURS[player]
     corners = [_lattice(game.size, col, row) for col, row in polygon["outline"]]
-    draw.polygon(corners, fill=_blend(colour, WOOD, 0.35))
+    left, top = math.floor(min(x for x, _ in corners)), math.floor(min(y for _, y in corners))
+    box = (left, top, math.ceil(max(x for x, _ in corners)) + 1, math.ceil(max(y for _, y in corners)) + 1)
+    mask = Image.new("L", (box[2] - left, box[3] - top), 0)
+    # shifted by whole pixels, the polygon covers the same pixels as when drawn on the page
+    ImageDraw.Draw(mask).polygon([(x - left, y - top) for x, y in corners], fill=255)
+    image.paste(_empty_board(game.size, AREA_COLOURS[player]).crop(box), box, mask)
 
 
 def _draw_polygon_outline(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int) -> None:
@@ -130,7 +156,7 @@ def _draw_stones(draw: ImageDraw.ImageDraw, game: PolygoGame) -> None:
             if owner is None:
                 continue
             x, y = _lattice(game.size, col, row)
-            outline = INK if owner == 1 else (0, 0, 0)
+            outline = INK if owner == 1 else BLACK_STONE_RIM
             box = (x - radius, y - radius, x + radius, y + radius)
             draw.ellipse(box, fill=STONE_COLOURS[owner], outline=outline, width=2)
 
@@ -245,10 +271,7 @@ def _player_label(names: tuple[str, str], player: int) -> str:
 
 
 def _draw_panel(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str]) -> None:
-    x = PANEL_X
-    right = PANEL_X + PANEL_W
-    draw.rounded_rectangle((x, HEADER_HEIGHT, right, HEADER_HEIGHT + BOARD_PX), radius=10, fill=PANEL)
-    x += 12
+    x = PANEL_X + 12
     y = HEADER_HEIGHT + 12.0
     y = _text(draw, x, y, f"Polygo {game.size}×{game.size}", 20, bold=True)
     if game.opening is not None:
@@ -341,20 +364,19 @@ def _result_lines(game: PolygoGame, names: tuple[str, str]) -> list[str]:
 
 
 def render(game: PolygoGame, names: tuple[str, str]) -> bytes:
-    image, draw = new_canvas(WIDTH, HEIGHT)
+    image = _empty_board(game.size).copy()
+    for player in (0, 1):
+        _paste_polygon_area(image, game, player)
+    draw = ImageDraw.Draw(image)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
     mover = game.turn if game.turn is not None else game.to_roll
     draw_header(draw, WIDTH, sides, mover, _status(game, names))
-    _draw_board(draw, game.size)
-    for player in (0, 1):
-        _draw_polygon_area(draw, game, player)
-    _draw_grid(draw, game.size)
     for player in (0, 1):
         _draw_polygon_outline(draw, game, player)
     _draw_stones(draw, game)
     _draw_marks(draw, game)
     _draw_panel(draw, game, names)
-    return to_png(image)
+    return to_png(image, PALETTE)
 
 
 def render_dice(face: int) -> bytes:
@@ -365,4 +387,4 @@ def render_dice(face: int) -> bytes:
     draw.rounded_rectangle((4, 4, 416, 146), radius=12, fill=PANEL)
     _draw_face_and_blocks(draw, 18, 14, face, DARK_PIECE, 80, 28)
     draw.text((18, 128), BLOCKS[face].name, fill=INK, font=font(17), anchor="lm")
-    return to_png(image)
+    return to_png(image, PALETTE)

@@ -19,11 +19,13 @@ import games
 from engines import GameState, IllegalMove
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
-from storage.database import Database, GameRow, StalePly
+from storage.database import Database, DuplicateChallenge, GameRow, NewRating, RatingRow, Settlement, StalePly
+from storage.outbox import Announce, AnnouncementRow
 
 MAX_MOVE_TEXT = 100
 MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
 STATE_CACHE_SIZE = 1024  # games in play whose replayed state is kept; the rest replay from the log
+ANNOUNCE_WAIT = 1.5  # seconds an action waits for the previous move's reply (Discord wants an answer within 3)
 MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several people, too few to spam
 
 
@@ -48,6 +50,22 @@ class UserError(Exception):
 class Settings:
     challenge_ttl: float = 15 * 60
     reminder_after: float = 24 * 60 * 60
+    # How long the process that committed an action has to announce it in its own reply, before any process's
+    # outbox worker may take the announcement over (Discord answers within 3 s, or never).
+    announce_grace: float = 10.0
+
+
+@dataclass(frozen=True)
+class ReplyTo:
+    """The interaction whose reply announces an action: a later delivery asks Discord whether it arrived."""
+
+    application_id: int
+    token: str
+    created_at: float
+
+
+# Announcements of a game's moves: while one is undelivered, the game waits for it.
+MOVE_KINDS = ("start", "move", "finish")
 
 
 @dataclass(frozen=True)
@@ -73,6 +91,9 @@ class Report:
     state: GameState
     played: list[PlayedMove]
     finish: Finish | None = None
+    announcement_id: int | None = None
+    kind: str = "move"  # "start" (a challenge accepted), "move" or "finish"
+    by: int | None = None  # the member whose action this reports
 
 
 class GameService:
@@ -151,9 +172,7 @@ class GameService:
         if len(mine) > 1:
             raise UserError("You have several {game} games here: choose one with the game option.", game=game)
         if spectate:
-            here = [
-                r for r in await self.db.games_with_status("active") if r.game == game and r.channel_id == channel_id
-            ]
+            here = await self.db.active_games(guild_id=guild_id, channel_id=channel_id, game=game)
             if len(here) == 1:
                 return here[0]
             if len(here) > 1:
@@ -162,7 +181,7 @@ class GameService:
 
     async def games_for_choice(self, game: str, user_id: int, channel_id: int) -> list[GameRow]:
         """Candidates for a command's ``game`` option: the caller's games here first, then others here."""
-        active = [r for r in await self.db.games_with_status("active") if r.game == game and r.channel_id == channel_id]
+        active = await self.db.active_games(channel_id=channel_id, game=game)
         return sorted(active, key=lambda r: (user_id not in r.players, -r.id))
 
     # --- challenges ------------------------------------------------------------------------------
@@ -200,39 +219,59 @@ class GameService:
             side = int(self.draw(["0", "1"]))
         players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
         now = self.clock()
-        game_id = await self.db.insert_game(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game=game,
-            options=options,
-            players=players,
-            challenger_id=challenger_id,
-            rated=rated,
-            now=now,
-            expires_at=now + self.settings.challenge_ttl,
-        )
+        try:
+            game_id = await self.db.insert_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                options=options,
+                players=players,
+                challenger_id=challenger_id,
+                rated=rated,
+                now=now,
+                expires_at=now + self.settings.challenge_ttl,
+            )
+        except DuplicateChallenge as error:  # another challenge between the two was stored meanwhile
+            raise UserError(
+                "There is already an open challenge between you two. Wait for it to be answered."
+            ) from error
         return await self.row(game_id)
 
-    async def accept(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> Report:
+    async def accept(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        guild_id: int,
+        message_id: int | None = None,
+        reply: ReplyTo | None = None,
+    ) -> Report:
         async with self._locks(game_id):
             row = await self._open_challenge(game_id, guild_id, message_id)
             if user_id != row.opponent_id:
                 raise self._wrong_answerer(row, user_id)
             state = games.find(row.game).new_game(**row.options)
             played = self._advance(state)
-            if not await self.db.activate(game_id, self.clock(), [(p.move, p.player, None) for p in played]):
+            announce = self._announce("start", played, user_id, reply)
+            opening = [(p.move, p.player, None) for p in played]
+            if not await self.db.activate(game_id, self.clock(), opening, announce):
                 raise UserError("This challenge is no longer open.")
             self._states.put(game_id, state.copy())
-            return Report(await self.row(game_id), state, played)
+            pending = await self.db.pending_for_game(game_id)
+            return Report(await self.row(game_id), state, played, None, pending[-1].id, "start", user_id)
 
-    async def decline(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
+    async def decline(
+        self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None, reply: ReplyTo | None = None
+    ) -> tuple[GameRow, int]:
         return await self._close_challenge(
-            game_id, user_id, guild_id, message_id, row_must=lambda r: user_id == r.opponent_id
+            game_id, user_id, guild_id, message_id, reply, row_must=lambda r: user_id == r.opponent_id
         )
 
-    async def cancel(self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None) -> GameRow:
+    async def cancel(
+        self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None, reply: ReplyTo | None = None
+    ) -> tuple[GameRow, int]:
         return await self._close_challenge(
-            game_id, user_id, guild_id, message_id, row_must=lambda r: user_id == r.challenger_id
+            game_id, user_id, guild_id, message_id, reply, row_must=lambda r: user_id == r.challenger_id
         )
 
     async def _close_challenge(
@@ -241,16 +280,20 @@ class GameService:
         user_id: int,
         guild_id: int,
         message_id: int | None,
+        reply: ReplyTo | None,
         row_must: Callable[[GameRow], bool],
-    ) -> GameRow:
+    ) -> tuple[GameRow, int]:
+        """Decline or withdraw a challenge; returns the game and the id of the announcement that says so."""
         async with self._locks(game_id):
             row = await self._open_challenge(game_id, guild_id, message_id)
             if not row_must(row):
                 raise self._wrong_answerer(row, user_id)
             status = "cancelled" if user_id == row.challenger_id else "declined"
-            if not await self.db.transition(game_id, "challenge", status, self.clock()):
+            announce = Announce("closed", {"by": user_id, "reply": _reply_payload(reply)}, delay=self._grace(reply))
+            if not await self.db.transition(game_id, "challenge", status, self.clock(), announce):
                 raise UserError("This challenge is no longer open.")
-            return await self.row(game_id)
+            pending = await self.db.pending_for_game(game_id)
+            return await self.row(game_id), pending[-1].id
 
     @staticmethod
     def _wrong_answerer(row: GameRow, user_id: int) -> UserError:
@@ -267,24 +310,23 @@ class GameService:
         if message_id is not None and row.challenge_message_id not in (None, message_id):
             raise UserError("This button does not belong to that challenge. Use the buttons on the challenge itself.")
         if row.status == "challenge" and row.expires_at is not None and row.expires_at <= self.clock():
-            await self.db.transition(game_id, "challenge", "expired", self.clock())
+            await self.db.transition(game_id, "challenge", "expired", self.clock(), Announce("expiry"))
             raise UserError("This challenge has expired. Send a new one if you still want to play.")
         if row.status != "challenge":
             raise UserError("This challenge is no longer open.")
         return row
 
-    async def expire_challenges(self) -> list[GameRow]:
-        """Mark every challenge past its time as expired; returns them so their messages can be updated."""
+    async def expire_challenges(self, guild_ids: list[int] | None = None) -> list[GameRow]:
+        """Mark every challenge past its time (in these servers) as expired, with its expiry notice."""
         expired = []
-        for row in await self.db.games_with_status("challenge"):
-            past_due = row.expires_at is not None and row.expires_at <= self.clock()
-            if past_due and await self.db.transition(row.id, "challenge", "expired", self.clock()):
+        for row in await self.db.expirable(self.clock(), guild_ids=guild_ids):
+            if await self.db.transition(row.id, "challenge", "expired", self.clock(), Announce("expiry")):
                 expired.append(await self.row(row.id))
         return expired
 
     # --- moves -----------------------------------------------------------------------------------
 
-    async def play(self, game_id: int, user_id: int, text: str) -> Report:
+    async def play(self, game_id: int, user_id: int, text: str, *, reply: ReplyTo | None = None) -> Report:
         text = " ".join(text.split())
         if not text:
             raise UserError("Type a move, for example one from the autocomplete list.")
@@ -303,9 +345,9 @@ class GameService:
             except IllegalMove as error:
                 raise UserError("That move is not legal: {reason}", reason=str(error)) from error
             played = [PlayedMove(state.moves[-1], side, "move"), *self._advance(state)]
-            return await self._commit(row, state, played, user_id)
+            return await self._commit(row, state, played, user_id, reply)
 
-    async def roll(self, game_id: int, user_id: int) -> Report:
+    async def roll(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
         """The player to move asks for their die; the bot draws it and logs it as a chance move."""
         async with self._locks(game_id):
             row = await self._active(game_id, user_id)
@@ -322,17 +364,17 @@ class GameService:
                 )
             state.play(self.draw(state.legal_moves()))
             played = [PlayedMove(state.moves[-1], None, "chance"), *self._advance(state)]
-            return await self._commit(row, state, played, user_id)
+            return await self._commit(row, state, played, user_id, reply)
 
-    async def resign(self, game_id: int, user_id: int) -> Report:
+    async def resign(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
         async with self._locks(game_id):
             row = await self._active(game_id, user_id)
             state = await self.state(row)
             loser = row.side_of(user_id)
             assert loser is not None
-            return await self._end_without_move(row, state, 1 - loser, Ending.RESIGN)
+            return await self._end_without_move(row, state, 1 - loser, Ending.RESIGN, user_id, reply)
 
-    async def claim(self, game_id: int, user_id: int) -> Report:
+    async def claim(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
         """Win a game whose opponent has not acted for twice the reminder time."""
         async with self._locks(game_id):
             row = await self._active(game_id, user_id)
@@ -346,7 +388,7 @@ class GameService:
                 hours = max(1, round((needed - waited) / 3600))
                 raise UserError("You can claim the win if your opponent still has not moved in {hours} h.", hours=hours)
             assert claimant is not None
-            return await self._end_without_move(row, state, claimant, Ending.TIMEOUT)
+            return await self._end_without_move(row, state, claimant, Ending.TIMEOUT, user_id, reply)
 
     async def _active(self, game_id: int, user_id: int) -> GameRow:
         row = await self.row(game_id)
@@ -356,7 +398,18 @@ class GameService:
             raise UserError("This game is already over. Start a new one with a challenge.")
         if row.status != "active":
             raise UserError("This game has not started: the challenge must be accepted first.")
+        await self._wait_for_announcement(row.id)
         return row
+
+    async def _wait_for_announcement(self, game_id: int) -> None:
+        """Let the last move's own reply land before the next action (a quick opponent, a double click), so
+        announcements come in order; past a short wait, say so instead of keeping the member waiting."""
+        waited = 0.0
+        while any(self._being_announced(pending) for pending in await self.db.pending_for_game(game_id)):
+            if waited >= ANNOUNCE_WAIT:
+                raise UserError("The last move is still being announced. Look again in a moment.")
+            await asyncio.sleep(0.05)
+            waited += 0.05
 
     async def _my_turn(self, row: GameRow, user_id: int) -> tuple[GameState, int]:
         state = await self.state(row)
@@ -388,14 +441,19 @@ class GameService:
                 break
         return played
 
-    async def _commit(self, row: GameRow, state: GameState, played: list[PlayedMove], user_id: int) -> Report:
+    async def _commit(
+        self, row: GameRow, state: GameState, played: list[PlayedMove], user_id: int, reply: ReplyTo | None
+    ) -> Report:
         finish = None
         if state.is_over:
             result = state.result()
             finish = (result.winner, result.reason, tuple(result.scores))
         rows = [(p.move, p.player, user_id if p.kind == "move" else None) for p in played]
+        announce = self._announce("move", played, user_id, reply)
         try:
-            await self.db.append_moves(row.id, row.ply, rows, self.clock(), finish)
+            written = await self.db.append_moves(
+                row.id, row.ply, rows, self.clock(), finish, settle=self._rate, announce=announce
+            )
         except StalePly as error:
             self._states.pop(row.id)
             raise UserError("The game changed while you were moving. Look at the board and try again.") from error
@@ -403,39 +461,86 @@ class GameService:
             self._states.pop(row.id)  # a finished game is rarely looked at again: replay it if it is
         else:
             self._states.put(row.id, state.copy())
-        new_row = await self.row(row.id)
-        return Report(new_row, state, played, await self._settle(new_row) if finish else None)
+        settled = written.settlement
+        finished = None if settled is None else self._settle(written.row, settled)
+        return Report(written.row, state, played, finished, written.announcement_ids[0], "move", user_id)
 
-    async def _end_without_move(self, row: GameRow, state: GameState, winner: int, reason: Ending) -> Report:
+    async def _end_without_move(
+        self, row: GameRow, state: GameState, winner: int, reason: Ending, user_id: int, reply: ReplyTo | None
+    ) -> Report:
         scores = state.scores()
+        announce = self._announce("finish", [], user_id, reply)
         try:
-            await self.db.finish_without_move(row.id, row.ply, (winner, reason, scores), self.clock())
+            written = await self.db.finish_without_move(
+                row.id, row.ply, (winner, reason, scores), self.clock(), settle=self._rate, announce=announce
+            )
         except StalePly as error:
             raise UserError("The game changed meanwhile. Look at the board and try again.") from error
         self._states.pop(row.id)
-        new_row = await self.row(row.id)
-        return Report(new_row, state, [], await self._settle(new_row))
+        assert written.settlement is not None
+        finished = self._settle(written.row, written.settlement)
+        return Report(written.row, state, [], finished, written.announcement_ids[0], "finish", user_id)
 
-    async def _settle(self, row: GameRow) -> Finish:
-        """Count the finished game in both players' records and, if rated, their ratings."""
-        assert row.result_reason is not None and row.scores is not None
-        winner = row.winner
-        outcomes = {None: ("draws", "draws"), 0: ("wins", "losses"), 1: ("losses", "wins")}
-        outcome = outcomes[winner]
-        changes: dict[int, tuple[int, int]] = {}
-        new_ratings = None
-        if row.rated:
-            old = tuple([await self.rating(row.guild_id, row.game, user) for user in row.players])
-            new = rate((old[0], old[1]), winner)
-            new_ratings = {
-                user: (after.mu, after.sigma, before.mu)
-                for user, before, after in zip(row.players, old, new, strict=True)
-            }
+    # --- announcements -----------------------------------------------------------------------------
+
+    def _being_announced(self, pending: AnnouncementRow) -> bool:
+        """A move whose own reply is still under way (within its grace): the next action waits for it."""
+        return pending.kind in MOVE_KINDS and pending.attempts == 0 and pending.next_attempt_at > self.clock()
+
+    def _grace(self, reply: ReplyTo | None) -> float:
+        return self.settings.announce_grace if reply is not None else 0.0
+
+    def _announce(self, kind: str, played: list[PlayedMove], user_id: int, reply: ReplyTo | None) -> Announce:
+        payload = {
+            "played": [[p.move, p.player, p.kind] for p in played],
+            "by": user_id,
+            "reply": _reply_payload(reply),
+        }
+        return Announce(kind, payload, delay=self._grace(reply))
+
+    async def announcement_report(self, announcement: AnnouncementRow) -> Report:
+        """The report a move announcement tells, rebuilt from the database (after a restart, say): the game
+        as it stood at the announcement's ply, the moves it announces and, when that ended the game, the
+        result and the rating changes."""
+        row = await self.row(announcement.game_id)
+        ply = row.ply if announcement.ply is None else announcement.ply
+        state = await self.position(row, ply)
+        played = [PlayedMove(move, player, kind) for move, player, kind in announcement.payload.get("played", [])]
+        finish = None
+        if row.status == "finished" and ply == row.ply and announcement.kind != "start":
+            assert row.result_reason is not None and row.scores is not None
             changes = {
-                user: (before.shown, after.shown) for user, before, after in zip(row.players, old, new, strict=True)
+                user: (Rating(before).shown, Rating(after).shown)
+                for user, (before, after) in (await self.db.rating_changes(row.id)).items()
             }
-        await self.db.record_result(row, outcome, new_ratings)
-        return Finish(winner, row.result_reason, row.scores, changes)
+            finish = Finish(row.winner, row.result_reason, row.scores, changes)
+        return Report(row, state, played, finish, announcement.id, announcement.kind, announcement.payload.get("by"))
+
+    @staticmethod
+    def _rate(row: GameRow, old: dict[int, RatingRow | None]) -> dict[int, NewRating]:
+        """The settle callback: new ratings from the ones the finishing transaction read and locked (so two games
+        of one player finishing at once both count). Pure, as it runs while those rows are locked."""
+        stored = [old[user] for user in row.players]
+        before = [Rating() if r is None else Rating(r.mu, r.sigma, r.rated_games) for r in stored]
+        after = rate((before[0], before[1]), row.winner)
+        return {u: NewRating(a.mu, a.sigma, b.mu) for u, b, a in zip(row.players, before, after, strict=True)}
+
+    @staticmethod
+    def _settle(row: GameRow, settlement: Settlement) -> Finish:
+        """The finish report: the result and, for rated games, each player's shown rating before and after. The
+        records and ratings were written with the result, in the same transaction."""
+        assert row.result_reason is not None and row.scores is not None
+        changes = {
+            user: ((Rating() if before is None else Rating(before.mu)).shown, Rating(after.mu).shown)
+            for user, (before, after) in settlement.ratings.items()
+        }
+        return Finish(row.winner, row.result_reason, row.scores, changes)
+
+    async def warm_up(self) -> None:
+        """Draw each game's start once, so the renderers' cached layers are built before the first move."""
+        for entry in games.entries():
+            async with self._render_slots:
+                await asyncio.to_thread(entry.render, entry.new_game(), ("", ""))
 
     async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
         """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
@@ -459,15 +564,24 @@ class GameService:
             for r in await self.db.records_of(guild_id, user_id)
         ]
 
-    async def due_reminders(self) -> list[tuple[GameRow, int]]:
+    async def due_reminders(self, guild_ids: list[int] | None = None) -> list[tuple[GameRow, int]]:
         """Active games whose player to act has been idle past the reminder time and not yet reminded:
-        (game, user id to remind). Each game is reminded once per idle spell."""
+        (game, user id to remind). Each game is reminded once per idle spell, even with several processes:
+        :meth:`Database.claim_reminder` gives each reminder to one caller, and writes it to the outbox with the
+        claim, so a failed post can be retried from there."""
         due = []
         now = self.clock()
-        for row in await self.db.games_with_status("active"):
+        for row in await self.db.idle_games(now - self.settings.reminder_after, guild_ids=guild_ids):
+            state = await self.state(row)
+            user_id = self._acting(row, state)
             idle_since = row.last_move_at or row.created_at
-            if row.reminded_at is None and now - idle_since >= self.settings.reminder_after:
-                state = await self.state(row)
-                due.append((row, self._acting(row, state)))
-                await self.db.mark_reminded(row.id, now)
+            payload = {"user_id": user_id, "hours": round(self.settings.reminder_after / 3600)}
+            if await self.db.claim_reminder(row.id, idle_since, now, payload):
+                due.append((row, user_id))
         return due
+
+
+def _reply_payload(reply: ReplyTo | None) -> dict[str, Any] | None:
+    if reply is None:
+        return None
+    return {"application_id": reply.application_id, "token": reply.token, "created_at": reply.created_at}

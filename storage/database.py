@@ -1,160 +1,95 @@
-"""aiosqlite access: one connection, WAL, foreign keys, numbered SQL migrations, small typed queries.
+"""Storage on SQLAlchemy 2 async Core, one code path for SQLite (aiosqlite) and PostgreSQL (asyncpg).
 
-No game logic lives here. Writes go through :meth:`Database.transaction`, which serialises them on an
-asyncio lock (one connection is shared by every coroutine) and uses ``BEGIN IMMEDIATE`` so a second
-process on the same file waits instead of interleaving.
+No game logic lives here. Every write is one transaction from :meth:`Database.transaction`: ``BEGIN IMMEDIATE`` on
+SQLite (the file's write lock serialises writers across processes; an asyncio lock queues this process's own
+coroutines so they do not spin on it), a plain transaction with row locks where needed on PostgreSQL. See
+docs/storage.md for the schema, the migrations, the outbox and the locking.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import logging
-from collections.abc import AsyncIterator, Iterable
+import contextlib
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-from yoyo import get_backend, read_migrations
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-log = logging.getLogger(__name__)
-
-MIGRATIONS = Path(__file__).with_name("migrations")
-
-GAME_COLUMNS = (
-    "id, guild_id, channel_id, game, options, player0_id, player1_id, challenger_id, rated, status, ply, "
-    "winner, result_reason, score0, score1, challenge_message_id, board_message_id, created_at, expires_at, "
-    "started_at, last_move_at, reminded_at, finished_at"
+from storage.engine import database_url, make_engine
+from storage.migrate import upgrade_url
+from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
+from storage.rows import (
+    OUTCOMES,
+    DuplicateChallenge,
+    GameRow,
+    MoveRow,
+    NewRating,
+    RatingRow,
+    RecordRow,
+    Result,
+    Settle,
+    Settlement,
+    StalePly,
+    Written,
 )
+from storage.schema import OPEN_CHALLENGE_INDEX, games, rating_changes, ratings, records
+from storage.schema import moves as moves_table
+
+__all__ = [
+    "Announce",
+    "AnnouncementRow",
+    "Database",
+    "DuplicateChallenge",
+    "GameRow",
+    "NewRating",
+    "RatingRow",
+    "RecordRow",
+    "Settlement",
+    "StalePly",
+    "Written",
+]
 
 
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    guild_id: int
-    channel_id: int
-    game: str
-    options: dict[str, Any]
-    players: tuple[int, int]
-    challenger_id: int
-    rated: bool
-    status: str
-    ply: int
-    winner: int | None
-    result_reason: str | None
-    scores: tuple[int, int] | None
-    challenge_message_id: int | None
-    board_message_id: int | None
-    created_at: float
-    expires_at: float | None
-    started_at: float | None
-    last_move_at: float | None
-    reminded_at: float | None
-    finished_at: float | None
-
-    @property
-    def opponent_id(self) -> int:
-        """The challenged member: whichever player did not issue the challenge."""
-        return self.players[1] if self.players[0] == self.challenger_id else self.players[0]
-
-    def side_of(self, user_id: int) -> int | None:
-        return self.players.index(user_id) if user_id in self.players else None
+class Database(OutboxQueries):
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect.name
+        self._writer = engine.execution_options(sqlite_immediate=True)
+        # SQLite has one writer at a time anyway: queue this process's writers here rather than on busy_timeout.
+        self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
 
     @classmethod
-    def from_sql(cls, row: aiosqlite.Row) -> GameRow:
-        score0, score1 = row["score0"], row["score1"]
-        return cls(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            game=row["game"],
-            options=json.loads(row["options"]),
-            players=(row["player0_id"], row["player1_id"]),
-            challenger_id=row["challenger_id"],
-            rated=bool(row["rated"]),
-            status=row["status"],
-            ply=row["ply"],
-            winner=row["winner"],
-            result_reason=row["result_reason"],
-            scores=None if score0 is None else (score0, score1),
-            challenge_message_id=row["challenge_message_id"],
-            board_message_id=row["board_message_id"],
-            created_at=row["created_at"],
-            expires_at=row["expires_at"],
-            started_at=row["started_at"],
-            last_move_at=row["last_move_at"],
-            reminded_at=row["reminded_at"],
-            finished_at=row["finished_at"],
-        )
-
-
-@dataclass(frozen=True)
-class RatingRow:
-    user_id: int
-    mu: float
-    sigma: float
-    rated_games: int
-
-
-@dataclass(frozen=True)
-class RecordRow:
-    game: str
-    wins: int
-    losses: int
-    draws: int
-
-
-class StalePly(Exception):
-    """The game moved on (or ended) between reading it and writing a move: the write was refused."""
-
-
-def apply_migrations(path: Path) -> None:
-    """Bring the schema up to date; blocking, so callers run it in a thread."""
-    backend = get_backend(f"sqlite:///{path}")
-    migrations = read_migrations(str(MIGRATIONS))
-    with backend.lock():
-        pending = backend.to_apply(migrations)
-        if pending:
-            log.info("Applying %d migration(s) to %s", len(pending), path)
-        backend.apply_migrations(pending)
-
-
-class Database:
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        self._write_lock = asyncio.Lock()
-
-    @classmethod
-    async def open(cls, path: str | Path) -> Database:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        await asyncio.to_thread(apply_migrations, path)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        return cls(connection)
+    async def open(cls, target: str | Path | URL) -> Database:
+        """Open (and migrate) a database: a URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or a
+        path to a SQLite file."""
+        url = database_url(target)
+        await upgrade_url(url)
+        return cls(make_engine(url))
 
     async def close(self) -> None:
-        await self._db.close()
+        await self.engine.dispose()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction, committed when the block ends and rolled back if it raises."""
+        async with self._write_lock or contextlib.nullcontext(), self._writer.begin() as connection:
+            yield connection
 
-    async def _fetch_games(self, where: str, params: Iterable[Any]) -> list[GameRow]:
-        async with self._db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE {where}", tuple(params)) as cursor:
-            return [GameRow.from_sql(row) async for row in cursor]
+    async def _rows(self, statement: sa.Executable) -> list[sa.RowMapping]:
+        async with self.engine.connect() as connection:
+            return list((await connection.execute(statement)).mappings())
+
+    async def _games(self, *where: sa.ColumnElement[bool]) -> list[GameRow]:
+        return [GameRow.from_sql(row) for row in await self._rows(sa.select(games).where(*where).order_by(games.c.id))]
+
+    def _insert(self, table: sa.Table) -> Any:
+        """INSERT with ON CONFLICT support; both dialects spell it the same way in SQLAlchemy."""
+        return (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(table)
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -171,211 +106,384 @@ class Database:
         now: float,
         expires_at: float,
     ) -> int:
-        async with self.transaction() as db:
-            cursor = await db.execute(
-                "INSERT INTO games (guild_id, channel_id, game, options, player0_id, player1_id, challenger_id,"
-                " rated, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'challenge', ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    game,
-                    json.dumps(options),
-                    *players,
-                    challenger_id,
-                    int(rated),
-                    now,
-                    expires_at,
-                ),
-            )
-            assert cursor.lastrowid is not None
-            return cursor.lastrowid
+        """A new open challenge. Raises :class:`DuplicateChallenge` if the pair already has one in this server,
+        whoever challenged whom: a unique index decides, so racing challenges cannot both be stored."""
+        try:
+            async with self.transaction() as connection:
+                result = await connection.execute(
+                    sa.insert(games)
+                    .values(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        game=game,
+                        options=options,
+                        player0_id=players[0],
+                        player1_id=players[1],
+                        challenger_id=challenger_id,
+                        rated=rated,
+                        status="challenge",
+                        ply=0,
+                        created_at=now,
+                        expires_at=expires_at,
+                    )
+                    .returning(games.c.id)
+                )
+                return result.scalar_one()
+        except sa.exc.IntegrityError as error:
+            if OPEN_CHALLENGE_INDEX in str(error.orig):
+                raise DuplicateChallenge(guild_id, players) from error
+            raise
 
     async def game(self, game_id: int) -> GameRow | None:
-        rows = await self._fetch_games("id = ?", (game_id,))
+        rows = await self._games(games.c.id == game_id)
         return rows[0] if rows else None
 
     async def open_challenge_between(self, guild_id: int, a: int, b: int) -> GameRow | None:
-        rows = await self._fetch_games(
-            "guild_id = ? AND status = 'challenge' AND "
-            "((player0_id = ? AND player1_id = ?) OR (player0_id = ? AND player1_id = ?))",
-            (guild_id, a, b, b, a),
+        rows = await self._games(
+            games.c.guild_id == guild_id,
+            games.c.status == "challenge",
+            sa.or_(
+                sa.and_(games.c.player0_id == a, games.c.player1_id == b),
+                sa.and_(games.c.player0_id == b, games.c.player1_id == a),
+            ),
         )
         return rows[0] if rows else None
 
     async def open_challenges_by(self, guild_id: int, user_id: int) -> int:
-        async with self._db.execute(
-            "SELECT COUNT(*) FROM games WHERE guild_id = ? AND challenger_id = ? AND status = 'challenge'",
-            (guild_id, user_id),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        """How many open challenges ``user_id`` has issued in this server."""
+        rows = await self._rows(
+            sa.select(sa.func.count().label("n")).where(
+                games.c.guild_id == guild_id, games.c.challenger_id == user_id, games.c.status == "challenge"
+            )
+        )
+        return int(rows[0]["n"])
 
     async def active_games_of(self, user_id: int, channel_id: int | None = None) -> list[GameRow]:
-        where = "status = 'active' AND (player0_id = ? OR player1_id = ?)"
-        params: list[Any] = [user_id, user_id]
+        where = [games.c.status == "active", sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id)]
         if channel_id is not None:
-            where += " AND channel_id = ?"
-            params.append(channel_id)
-        return await self._fetch_games(where + " ORDER BY id", params)
+            where.append(games.c.channel_id == channel_id)
+        return await self._games(*where)
 
-    async def games_with_status(self, status: str) -> list[GameRow]:
-        return await self._fetch_games("status = ? ORDER BY id", (status,))
+    async def active_games(
+        self, *, guild_id: int | None = None, channel_id: int | None = None, game: str | None = None
+    ) -> list[GameRow]:
+        """Active games, narrowed in SQL to a server, a channel and a game kind when given."""
+        where = [games.c.status == "active"]
+        if guild_id is not None:
+            where.append(games.c.guild_id == guild_id)
+        if channel_id is not None:
+            where.append(games.c.channel_id == channel_id)
+        if game is not None:
+            where.append(games.c.game == game)
+        return await self._games(*where)
+
+    async def games_with_status(self, status: str, *, guild_ids: list[int] | None = None) -> list[GameRow]:
+        where = [games.c.status == status]
+        if guild_ids is not None:
+            where.append(games.c.guild_id.in_(guild_ids))
+        return await self._games(*where)
+
+    async def expirable(self, now: float, *, guild_ids: list[int] | None = None) -> list[GameRow]:
+        """Open challenges past their time (of those servers, when given)."""
+        where = [games.c.status == "challenge", games.c.expires_at <= now]
+        if guild_ids is not None:
+            where.append(games.c.guild_id.in_(guild_ids))
+        return await self._games(*where)
+
+    async def idle_games(self, before: float, *, guild_ids: list[int] | None = None) -> list[GameRow]:
+        """Active games nobody has acted in since ``before`` and not yet reminded (of those servers, when given)."""
+        where = [
+            games.c.status == "active",
+            games.c.reminded_at.is_(None),
+            sa.func.coalesce(games.c.last_move_at, games.c.created_at) <= before,
+        ]
+        if guild_ids is not None:
+            where.append(games.c.guild_id.in_(guild_ids))
+        return await self._games(*where)
 
     async def set_message(self, game_id: int, column: str, message_id: int) -> None:
-        if column not in ("challenge_message_id", "board_message_id"):
+        if column != "challenge_message_id":
             raise ValueError(column)
-        async with self.transaction() as db:
-            await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (message_id, game_id))
+        async with self.transaction() as connection:
+            await connection.execute(sa.update(games).where(games.c.id == game_id).values({column: message_id}))
 
-    async def transition(self, game_id: int, from_status: str, to_status: str, now: float) -> bool:
-        """Move a game between statuses only if it is still in ``from_status``; False if someone was first."""
-        started = ", started_at = ?, last_move_at = ?" if to_status == "active" else ""
-        params: tuple[Any, ...] = (to_status, now, now) if started else (to_status,)
-        async with self.transaction() as db:
-            cursor = await db.execute(
-                f"UPDATE games SET status = ?{started} WHERE id = ? AND status = ?",
-                (*params, game_id, from_status),
-            )
-            return cursor.rowcount == 1
+    async def transition(
+        self, game_id: int, from_status: str, to_status: str, now: float, announce: AnnounceArg = None
+    ) -> bool:
+        """Move a game between statuses only if it is still in ``from_status``; False if someone was first.
+        ``announce`` is written in the same transaction, only if the transition happened."""
+        values: dict[str, Any] = {"status": to_status}
+        if to_status == "active":
+            values |= {"started_at": now, "last_move_at": now}
+        return await self._update_and_announce(
+            sa.update(games).where(games.c.id == game_id, games.c.status == from_status).values(values), announce, now
+        )
 
-    async def activate(self, game_id: int, now: float, opening: list[tuple[str, int | None, int | None]]) -> bool:
+    async def activate(self, game_id: int, now: float, opening: list[MoveRow], announce: AnnounceArg = None) -> bool:
         """Accept a challenge: make the game active and log its opening chance moves in one commit.
         False when the challenge is no longer open (declined, cancelled, expired or accepted twice)."""
-        async with self.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE games SET status = 'active', started_at = ?, last_move_at = ?, ply = ?"
-                " WHERE id = ? AND status = 'challenge'",
-                (now, now, len(opening), game_id),
+        async with self.transaction() as connection:
+            changed = await self._update_game(
+                connection,
+                sa.update(games)
+                .where(games.c.id == game_id, games.c.status == "challenge")
+                .values(status="active", started_at=now, last_move_at=now, ply=len(opening)),
+                announce,
+                now,
             )
-            if cursor.rowcount != 1:
-                return False
-            await db.executemany(
-                "INSERT INTO moves (game_id, ply, move, player, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, ply, move, player, user, now) for ply, (move, player, user) in enumerate(opening)],
+            if changed and opening:
+                await connection.execute(
+                    sa.insert(moves_table),
+                    [
+                        dict(game_id=game_id, ply=ply, move=move, player=player, user_id=user, created_at=now)
+                        for ply, (move, player, user) in enumerate(opening)
+                    ],
+                )
+            return changed
+
+    async def claim_reminder(
+        self, game_id: int, idle_since: float, now: float, payload: dict[str, Any] | None = None
+    ) -> bool:
+        """Take the job of reminding a game's idle player: True for exactly one caller per idle spell, and only
+        if nobody moved since ``idle_since``. The 'reminder' announcement (with ``payload``) is written in the
+        same transaction, so the reminder is delivered (and retried) by the outbox even if posting fails now."""
+        return await self._update_and_announce(
+            sa.update(games)
+            .where(
+                games.c.id == game_id,
+                games.c.status == "active",
+                games.c.reminded_at.is_(None),
+                sa.func.coalesce(games.c.last_move_at, games.c.created_at) == idle_since,
             )
-            return True
+            .values(reminded_at=now),
+            Announce("reminder", payload or {}),
+            now,
+        )
 
-    async def mark_reminded(self, game_id: int, now: float) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE games SET reminded_at = ? WHERE id = ?", (now, game_id))
+    async def _update_and_announce(self, update: sa.Update, announce: AnnounceArg, now: float) -> bool:
+        async with self.transaction() as connection:
+            return await self._update_game(connection, update, announce, now)
 
-    # --- moves ---------------------------------------------------------------------------------
+    @staticmethod
+    async def _update_game(connection: AsyncConnection, update: sa.Update, announce: AnnounceArg, now: float) -> bool:
+        """Run a conditional UPDATE of one game; if it matched, write ``announce`` for it. True if it matched."""
+        result = await connection.execute(
+            update.returning(games.c.id, games.c.guild_id, games.c.channel_id, games.c.ply)
+        )
+        row = result.mappings().first()
+        if row is None:
+            return False
+        await insert_announcements(
+            connection,
+            game_id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            ply=row["ply"],
+            announce=announce,
+            now=now,
+        )
+        return True
+
+    # --- moves and the end of a game -----------------------------------------------------------
 
     async def moves(self, game_id: int) -> list[str]:
-        async with self._db.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)) as cursor:
-            return [row["move"] async for row in cursor]
+        rows = await self._rows(
+            sa.select(moves_table.c.move).where(moves_table.c.game_id == game_id).order_by(moves_table.c.ply)
+        )
+        return [row["move"] for row in rows]
 
     async def append_moves(
         self,
         game_id: int,
         expected_ply: int,
-        moves: list[tuple[str, int | None, int | None]],
+        moves: list[MoveRow],
         now: float,
-        finish: tuple[int | None, str, tuple[int, int]] | None = None,
-    ) -> None:
-        """Append ``(move, player, user_id)`` rows in one transaction, only if the game is still active
-        at ``expected_ply``. The ply check in the same transaction is what makes a double click (or
-        a second process) unable to apply a move twice. ``finish`` ends the game in the same commit."""
-        async with self.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE games SET ply = ?, last_move_at = ?, reminded_at = NULL"
-                " WHERE id = ? AND ply = ? AND status = 'active'",
-                (expected_ply + len(moves), now, game_id, expected_ply),
+        finish: Result | None = None,
+        *,
+        settle: Settle | None = None,
+        announce: AnnounceArg = None,
+    ) -> Written:
+        """Append ``(move, player, user_id)`` rows in one transaction, only if the game is still active at
+        ``expected_ply`` (else :class:`StalePly`): the game row is locked first (``FOR UPDATE`` on PostgreSQL;
+        SQLite's ``BEGIN IMMEDIATE`` already serialises), so a double click or a second process cannot apply a
+        move twice. ``finish`` ends the game in the same commit, with both records and, through ``settle``, both
+        ratings; ``announce`` is written in it too."""
+        async with self.transaction() as connection:
+            await self._lock_active(connection, game_id, expected_ply)
+            await connection.execute(
+                sa.update(games)
+                .where(games.c.id == game_id, games.c.ply == expected_ply, games.c.status == "active")
+                .values(ply=expected_ply + len(moves), last_move_at=now, reminded_at=None)
             )
-            if cursor.rowcount != 1:
-                raise StalePly(game_id)
-            await db.executemany(
-                "INSERT INTO moves (game_id, ply, move, player, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (game_id, expected_ply + offset, move, player, user_id, now)
-                    for offset, (move, player, user_id) in enumerate(moves)
-                ],
-            )
-            if finish is not None:
-                await self._finish(db, game_id, finish, now)
+            if moves:
+                await connection.execute(
+                    sa.insert(moves_table),
+                    [
+                        dict(
+                            game_id=game_id,
+                            ply=expected_ply + offset,
+                            move=move,
+                            player=player,
+                            user_id=user_id,
+                            created_at=now,
+                        )
+                        for offset, (move, player, user_id) in enumerate(moves)
+                    ],
+                )
+            return await self._conclude(connection, game_id, finish, settle, announce, now)
 
     async def finish_without_move(
-        self, game_id: int, expected_ply: int, finish: tuple[int | None, str, tuple[int, int]], now: float
-    ) -> None:
-        """End an active game (resignation, claimed timeout) if nobody moved in the meantime."""
-        async with self.transaction() as db:
-            cursor = await db.execute(
-                "SELECT 1 FROM games WHERE id = ? AND ply = ? AND status = 'active'", (game_id, expected_ply)
-            )
-            if await cursor.fetchone() is None:
-                raise StalePly(game_id)
-            await self._finish(db, game_id, finish, now)
+        self,
+        game_id: int,
+        expected_ply: int,
+        finish: Result,
+        now: float,
+        *,
+        settle: Settle | None = None,
+        announce: AnnounceArg = None,
+    ) -> Written:
+        """End an active game (resignation, claimed timeout) if nobody moved in the meantime (else
+        :class:`StalePly`), with records, ratings and ``announce`` in the same transaction."""
+        async with self.transaction() as connection:
+            await self._lock_active(connection, game_id, expected_ply)
+            return await self._conclude(connection, game_id, finish, settle, announce, now)
 
     @staticmethod
-    async def _finish(
-        db: aiosqlite.Connection, game_id: int, finish: tuple[int | None, str, tuple[int, int]], now: float
-    ) -> None:
-        winner, reason, (score0, score1) = finish
-        await db.execute(
-            "UPDATE games SET status = 'finished', winner = ?, result_reason = ?, score0 = ?, score1 = ?,"
-            " finished_at = ? WHERE id = ?",
-            (winner, reason, score0, score1, now, game_id),
+    async def _lock_active(connection: AsyncConnection, game_id: int, expected_ply: int) -> None:
+        # FOR UPDATE: a second writer of this game waits here until we commit, then sees the new ply (PostgreSQL
+        # re-reads a locked row in READ COMMITTED). SQLite ignores it: BEGIN IMMEDIATE has serialised us already.
+        result = await connection.execute(
+            sa.select(games.c.ply, games.c.status).where(games.c.id == game_id).with_for_update()
         )
+        row = result.first()
+        if row is None or row.status != "active" or row.ply != expected_ply:
+            raise StalePly(game_id)
+
+    async def _conclude(
+        self,
+        connection: AsyncConnection,
+        game_id: int,
+        finish: Result | None,
+        settle: Settle | None,
+        announce: AnnounceArg,
+        now: float,
+    ) -> Written:
+        settlement = None
+        if finish is not None:
+            winner, reason, (score0, score1) = finish
+            await connection.execute(
+                sa.update(games)
+                .where(games.c.id == game_id)
+                .values(
+                    status="finished",
+                    winner=winner,
+                    result_reason=reason,
+                    score0=score0,
+                    score1=score1,
+                    finished_at=now,
+                )
+            )
+        row = GameRow.from_sql(
+            (await connection.execute(sa.select(games).where(games.c.id == game_id))).mappings().one()
+        )
+        if finish is not None:
+            settlement = await self._settle(connection, row, settle)
+        ids = await insert_announcements(
+            connection,
+            game_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            ply=row.ply,
+            announce=announce,
+            now=now,
+        )
+        return Written(row, settlement, ids)
+
+    async def _settle(self, connection: AsyncConnection, row: GameRow, settle: Settle | None) -> Settlement:
+        """Count a finished game in both records and, when rated and ``settle`` is given, both ratings.
+
+        Lost updates are what this prevents: two games of one player finishing at once must both count. Each
+        player's ``records`` row (created if missing) is the lock: taken with ``FOR UPDATE`` in user-id order, so
+        two finishing transactions that share players wait for each other instead of deadlocking, and the ratings
+        read next are the committed ones. On SQLite the write lock already serialises the two transactions."""
+        outcome = OUTCOMES[row.winner]
+        key = (records.c.guild_id == row.guild_id, records.c.game == row.game)
+        users = sorted(row.players)
+        for user_id in users:  # one row at a time, in order: concurrent inserts of the same keys cannot deadlock
+            await connection.execute(
+                self._insert(records)
+                .values(guild_id=row.guild_id, game=row.game, user_id=user_id, wins=0, losses=0, draws=0)
+                .on_conflict_do_nothing()
+            )
+        await connection.execute(
+            sa.select(records.c.user_id)
+            .where(*key, records.c.user_id.in_(users))
+            .order_by(records.c.user_id)
+            .with_for_update()
+        )
+        for user_id, column in zip(row.players, outcome, strict=True):
+            await connection.execute(
+                sa.update(records).where(*key, records.c.user_id == user_id).values({column: records.c[column] + 1})
+            )
+        changes: dict[int, tuple[RatingRow | None, RatingRow]] = {}
+        if row.rated and settle is not None:
+            result = await connection.execute(
+                sa.select(ratings)
+                .where(ratings.c.guild_id == row.guild_id, ratings.c.game == row.game, ratings.c.user_id.in_(users))
+                .order_by(ratings.c.user_id)
+                .with_for_update()
+            )
+            found = {
+                r["user_id"]: RatingRow(r["user_id"], r["mu"], r["sigma"], r["rated_games"]) for r in result.mappings()
+            }
+            old = {user_id: found.get(user_id) for user_id in row.players}
+            for user_id, (mu, sigma, before) in settle(row, old).items():
+                previous = old[user_id]
+                after = RatingRow(user_id, mu, sigma, 1 + (previous.rated_games if previous else 0))
+                values = dict(mu=mu, sigma=sigma, rated_games=after.rated_games)
+                await connection.execute(
+                    self._insert(ratings)
+                    .values(guild_id=row.guild_id, game=row.game, user_id=user_id, **values)
+                    .on_conflict_do_update(
+                        index_elements=[ratings.c.guild_id, ratings.c.game, ratings.c.user_id], set_=values
+                    )
+                )
+                await connection.execute(
+                    sa.insert(rating_changes).values(game_id=row.id, user_id=user_id, before=before, after=mu)
+                )
+                changes[user_id] = (previous, after)
+        return Settlement(outcome, changes)
 
     # --- ratings and records ---------------------------------------------------------------------
 
-    async def rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
-        async with self._db.execute(
-            "SELECT user_id, mu, sigma, rated_games FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-            (guild_id, game, user_id),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else RatingRow(row["user_id"], row["mu"], row["sigma"], row["rated_games"])
-
-    async def record_result(
-        self,
-        game: GameRow,
-        outcome: tuple[str, str],
-        new_ratings: dict[int, tuple[float, float, float]] | None,
-    ) -> None:
-        """Count the result for both players; ``outcome`` is each player's 'wins'/'losses'/'draws';
-        ``new_ratings`` maps user id to (mu, sigma, displayed rating before) for rated games."""
-        async with self.transaction() as db:
-            for user_id, column in zip(game.players, outcome, strict=True):
-                await db.execute(
-                    "INSERT INTO records (guild_id, game, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                    (game.guild_id, game.game, user_id),
-                )
-                await db.execute(
-                    f"UPDATE records SET {column} = {column} + 1 WHERE guild_id = ? AND game = ? AND user_id = ?",
-                    (game.guild_id, game.game, user_id),
-                )
-            for user_id, (mu, sigma, before) in (new_ratings or {}).items():
-                await db.execute(
-                    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, rated_games) VALUES (?, ?, ?, ?, ?, 1)"
-                    " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = excluded.mu,"
-                    " sigma = excluded.sigma, rated_games = rated_games + 1",
-                    (game.guild_id, game.game, user_id, mu, sigma),
-                )
-                await db.execute(
-                    "INSERT OR REPLACE INTO rating_changes (game_id, user_id, before, after) VALUES (?, ?, ?, ?)",
-                    (game.id, user_id, before, mu),
-                )
-
     async def rating_changes(self, game_id: int) -> dict[int, tuple[float, float]]:
-        async with self._db.execute(
-            "SELECT user_id, before, after FROM rating_changes WHERE game_id = ?", (game_id,)
-        ) as cursor:
-            return {row["user_id"]: (row["before"], row["after"]) async for row in cursor}
+        """What finishing a rated game did to each player's rating: user -> (mu before, mu after)."""
+        rows = await self._rows(sa.select(rating_changes).where(rating_changes.c.game_id == game_id))
+        return {row["user_id"]: (row["before"], row["after"]) for row in rows}
+
+    async def rating(self, guild_id: int, game: str, user_id: int) -> RatingRow | None:
+        rows = await self._rows(
+            sa.select(ratings).where(
+                ratings.c.guild_id == guild_id, ratings.c.game == game, ratings.c.user_id == user_id
+            )
+        )
+        return RatingRow(rows[0]["user_id"], rows[0]["mu"], rows[0]["sigma"], rows[0]["rated_games"]) if rows else None
 
     async def leaderboard(self, guild_id: int, game: str, limit: int) -> list[RatingRow]:
         # Sorted by the conservative estimate (mu - 3 sigma), as TrueSkill-style boards do, so one
         # lucky win does not put a newcomer on top.
-        async with self._db.execute(
-            "SELECT user_id, mu, sigma, rated_games FROM ratings WHERE guild_id = ? AND game = ?"
-            " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?",
-            (guild_id, game, limit),
-        ) as cursor:
-            return [RatingRow(row["user_id"], row["mu"], row["sigma"], row["rated_games"]) async for row in cursor]
+        rows = await self._rows(
+            sa.select(ratings)
+            .where(ratings.c.guild_id == guild_id, ratings.c.game == game)
+            .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc(), ratings.c.user_id)
+            .limit(limit)
+        )
+        return [RatingRow(r["user_id"], r["mu"], r["sigma"], r["rated_games"]) for r in rows]
 
     async def records_of(self, guild_id: int, user_id: int) -> list[RecordRow]:
-        async with self._db.execute(
-            "SELECT game, wins, losses, draws FROM records WHERE guild_id = ? AND user_id = ? ORDER BY game",
-            (guild_id, user_id),
-        ) as cursor:
-            return [RecordRow(row["game"], row["wins"], row["losses"], row["draws"]) async for row in cursor]
+        rows = await self._rows(
+            sa.select(records)
+            .where(records.c.guild_id == guild_id, records.c.user_id == user_id)
+            .order_by(records.c.game)
+        )
+        return [RecordRow(r["game"], r["wins"], r["losses"], r["draws"]) for r in rows]

@@ -10,11 +10,11 @@ import bot as bot_module
 
 
 def test_settings_have_defaults_for_everything_but_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+    for name in ("DISCORD_TOKEN", "DATABASE_URL", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
         monkeypatch.delenv(name, raising=False)
     settings = bot_module.Settings(_env_file=None)
     assert settings.discord_token is None
-    assert settings.database_path == Path("data/games.sqlite3")
+    assert settings.database_url == "sqlite+aiosqlite:///data/games.sqlite3"
     assert settings.dev_guild_id is None and settings.challenge_ttl_minutes == 15 and settings.reminder_hours == 24
 
 
@@ -24,6 +24,16 @@ def test_settings_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHALLENGE_TTL_MINUTES", "5")
     settings = bot_module.Settings(_env_file=None)
     assert (settings.discord_token, settings.dev_guild_id, settings.challenge_ttl_minutes) == ("abc", 42, 5)
+
+
+def test_database_url_wins_and_the_old_database_path_still_means_a_sqlite_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_PATH", "/srv/bot/games.sqlite3")
+    assert bot_module.Settings(_env_file=None).database_url == "sqlite+aiosqlite:////srv/bot/games.sqlite3"
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://bot:secret@db/games")
+    assert bot_module.Settings(_env_file=None).database_url == "postgresql+asyncpg://bot:secret@db/games"
 
 
 def test_create_bot_touches_no_network() -> None:

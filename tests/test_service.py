@@ -1,17 +1,17 @@
-"""The session service over a real SQLite file: challenges, turns, dice, results, ratings, restarts."""
+"""The session service over a real database (SQLite and PostgreSQL): challenges, turns, dice, results, ratings,
+restarts."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import engines
-from sessions.service import GameService, Settings, UserError
+from sessions.service import GameService, ReplyTo, Settings, UserError
 from storage.database import Database, GameRow, StalePly
 
 GUILD, CHANNEL = 1, 2
@@ -27,8 +27,8 @@ class Clock:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "games.sqlite3")
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_url)
     yield database
     await database.close()
 
@@ -107,7 +107,8 @@ async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service
     with pytest.raises(UserError, match="Only the challenger"):
         await service.cancel(row.id, BOB, guild_id=GUILD)
     assert (await service.row(row.id)).status == "challenge"
-    assert (await service.cancel(row.id, ALICE, guild_id=GUILD)).status == "cancelled"
+    cancelled, _ = await service.cancel(row.id, ALICE, guild_id=GUILD)
+    assert cancelled.status == "cancelled"
     with pytest.raises(UserError, match="no longer open"):
         await service.accept(row.id, BOB, guild_id=GUILD)
 
@@ -157,6 +158,20 @@ async def test_challenge_expires_after_its_time(service: GameService, clock: Clo
         await service.accept(row.id, BOB, guild_id=GUILD)
 
 
+async def test_an_action_waits_for_the_last_moves_reply_then_says_it_is_still_being_announced(
+    service: GameService,
+) -> None:
+    game_id = await start(service)
+    reply = ReplyTo(application_id=1, token="t", created_at=0.0)
+    report = await service.play(game_id, ALICE, "D4", reply=reply)  # its reply never marks it delivered
+    with pytest.raises(UserError, match="still being announced"):
+        await service.play(game_id, BOB, "D6")
+    assert await service.db.moves(game_id) == ["D4"]
+    await service.db.mark_delivered(report.announcement_id or 0, 99)
+    await service.play(game_id, BOB, "D6")  # once announced, the game goes on
+    assert await service.db.moves(game_id) == ["D4", "D6"]
+
+
 async def test_moves_out_of_turn_illegal_or_by_strangers_change_nothing(service: GameService) -> None:
     game_id = await start(service)
     with pytest.raises(UserError, match="not your turn"):
@@ -192,9 +207,9 @@ async def test_the_ply_check_refuses_a_write_from_a_stale_reader(service: GameSe
     assert await db.moves(game_id) == ["E4"]
 
 
-async def test_a_second_process_sees_the_first_ones_moves(service: GameService, db: Database, tmp_path: Path) -> None:
+async def test_a_second_process_sees_the_first_ones_moves(service: GameService, database_url: str) -> None:
     game_id = await start(service)
-    other = GameService(await Database.open(tmp_path / "games.sqlite3"))
+    other = GameService(await Database.open(database_url))
     try:
         await service.play(game_id, ALICE, "E4")
         with pytest.raises(UserError, match="not your turn"):
@@ -302,3 +317,29 @@ async def test_isaac_plays_to_a_result_with_forced_passes_played_by_the_bot(serv
     moves = await service.db.moves(game_id)
     assert "pass" in moves  # the placement phase always ends with passes
     assert (await service.row(game_id)).status == "finished"
+
+
+async def test_racing_challenges_between_two_members_leave_one_open(
+    service: GameService, database_url: str, clock: Clock
+) -> None:
+    other = GameService(await Database.open(database_url), service.settings, clock=clock)  # a second process
+    try:
+        results = await asyncio.gather(
+            challenge(service), challenge(other, challenger_id=BOB, opponent_id=ALICE), return_exceptions=True
+        )
+    finally:
+        await other.db.close()
+    assert sum(isinstance(r, GameRow) for r in results) == 1
+    assert all(isinstance(r, GameRow) or "already an open challenge" in str(r) for r in results)
+    assert len(await service.db.games_with_status("challenge")) == 1
+
+
+async def test_a_finish_reports_the_ratings_it_wrote(service: GameService) -> None:
+    first = await start(service)
+    await service.resign(first, BOB)
+    second = await start(service)
+    report = await service.resign(second, BOB)
+    assert report.finish is not None
+    alice = await service.rating(GUILD, "iago", ALICE)
+    before, after = report.finish.rating_changes[ALICE]
+    assert after == alice.shown and before < after and alice.rated_games == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,16 +19,18 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[[], GameBot]:
-    """A fresh bot on the same database each call, as after a crash and restart."""
+def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[..., GameBot]:
+    """A fresh bot on the same database each call, as after a crash and restart; keyword arguments override
+    settings (e.g. a short ``announce_grace_seconds`` for the outbox tests)."""
 
-    def build() -> GameBot:
+    def build(**overrides: Any) -> GameBot:
         settings = Settings(
             _env_file=None,
             discord_token="test-token",
             database_path=tmp_path / "games.sqlite3",
             dev_guild_id=fake.guild.id,
             sweep_seconds=3600,
+            **overrides,
         )
         return create_bot(settings, guild_ready_timeout=0.05)
 

@@ -23,8 +23,9 @@ async def challenge_and_accept(
     accept_id = next(cid for cid in message.custom_ids() if cid.startswith("challenge:accept:"))
     game_id = int(accept_id.rsplit(":", 1)[1])
     accepted = await fake.click(fake.bob, message, accept_id)
-    board = (await accepted.followups(1))[0]
-    assert board.attachment().data.startswith(PNG_SIGNATURE)
+    board = await accepted.final()  # the challenge message itself becomes the first board, in one request
+    assert board.id == message.id and board.attachment().data.startswith(PNG_SIGNATURE)
+    assert "accepted" in board.content
     assert fake.messages[message.id].custom_ids() == []  # the buttons are gone once answered
     return game_id, board
 

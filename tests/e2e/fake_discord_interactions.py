@@ -114,10 +114,16 @@ class InteractionsMixin:
         focused: str | None,
         type_: int = 1,
         user: FakeUser | None = None,
+        any_guild: bool = False,
     ) -> dict[str, Any]:
         if not path:
             raise ValueError("give at least the command name")
-        command = self.find_command(path[0], channel.guild_id, type_)
+        guild_id = channel.guild_id
+        if guild_id is None and any_guild and self.guild_commands:  # a forged DM use of a server's command
+            guild_id = next(
+                gid for gid, commands in self.guild_commands.items() if any(c["name"] == path[0] for c in commands)
+            )
+        command = self.find_command(path[0], guild_id, type_)
         if user is not None:
             self._check_command_available(command, user, channel)
         resolved: dict[str, dict[str, Any]] = {}
@@ -246,8 +252,12 @@ class InteractionsMixin:
         channel: ChannelRef | None = None,
         dm: bool = False,
         locale: str = "en-US",
+        forged: bool = False,
     ) -> FakeInteraction:
         """Invoke a synced slash command: ``await fake.slash("alice", "iago", "move", options={...})``.
+
+        ``forged=True`` sends what no Discord client would (a hostile tester's request): the availability
+        checks are skipped, and in a DM a command synced only to a server is still sent.
 
         ``path`` is the command name followed by group/subcommand names. Options are checked
         against the synced schema (unknown names and missing required options fail the
@@ -261,7 +271,9 @@ class InteractionsMixin:
         """
         who = self.resolve_user(user)
         where = self._interaction_channel(who, channel, dm)
-        data = self._build_command_data(where, path, options, focused=None, user=who)
+        data = self._build_command_data(
+            where, path, options, focused=None, user=None if forged else who, any_guild=forged
+        )
         payload = self._base_interaction(2, who, where, locale, data)
         return await self._send_interaction(payload, who, where)
 

@@ -99,6 +99,6 @@ async def test_buttons_work_after_a_restart(fake: FakeDiscord, make_bot: Callabl
     game_id = int(accept.rsplit(":", 1)[1])
     async with fake.running_bot(make_bot()) as bot:
         accepted = await fake.click(fake.bob, challenge, accept)
-        board = (await accepted.followups(1))[0]
-        assert board.attachment().data[:4] == b"\x89PNG"
+        board = await accepted.final()
+        assert board.id == challenge.id and board.attachment().data[:4] == b"\x89PNG"
         assert [row.id for row in await bot.service.db.games_with_status("active")] == [game_id]

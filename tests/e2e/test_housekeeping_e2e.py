@@ -18,7 +18,7 @@ async def test_an_unanswered_challenge_expires_and_loses_its_buttons(
             await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id})
         )
         bot.service.clock = lambda: time.time() + 16 * 60  # past the default 15 minutes
-        await bot.get_cog("HousekeepingCog").expire()
+        await bot.get_cog("HousekeepingCog").sweep()
         await fake.wait_until(lambda: "expired" in fake.messages[challenge.id].content, what="the expiry edit")
         assert fake.messages[challenge.id].custom_ids() == []
 
@@ -30,12 +30,12 @@ async def test_an_idle_player_is_reminded_once_then_the_opponent_can_claim(
         game_id, board = await challenge_and_accept(fake, "iago")
         bot.service.clock = lambda: time.time() + 25 * 3600
         housekeeping = bot.get_cog("HousekeepingCog")
-        await housekeeping.remind()
+        await housekeeping.sweep()
         reminder = await fake.wait_for_message(
             fake.channel, lambda m: "waiting for your move" in m.content, after=board
         )
         assert fake.alice.mention in reminder.content  # Dark (alice) has not moved
-        await housekeeping.remind()
+        await housekeeping.sweep()
         reminders = [m for m in fake.channel_messages(fake.channel) if "waiting for your move" in m.content]
         assert len(reminders) == 1
         bot.service.clock = lambda: time.time() + 49 * 3600

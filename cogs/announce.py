@@ -1,0 +1,227 @@
+"""Announcing committed actions exactly once: in the acting member's own reply, or else by the outbox worker.
+
+Every action the service commits carries an announcement row written in the same transaction. The member's
+interaction answers with it in one request (text, board image, the next player mentioned) and marks it
+delivered. If that reply fails, or the process dies first, the announcement stays pending; after a short grace
+any process's :class:`Announcer` claims it and delivers it: it first asks Discord whether the reply arrived after
+all (a lost answer), finishes a reply left "thinking", and only else posts in the game's channel with a nonce
+Discord uses to drop a resend. Nothing here ever tells a member to try again for an action that was committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import socket
+import time
+import uuid
+from typing import Any
+
+import discord
+from discord.ext import commands, tasks
+
+from cogs import present
+from cogs.context import display_names, service_of
+from locales import N_, tr
+from sessions.host import ServiceHost
+from sessions.service import GameService, ReplyTo, Report
+from storage.outbox import AnnouncementRow
+
+log = logging.getLogger(__name__)
+
+RENDER_BEFORE_DEFER = 2.0  # seconds: past this, defer and finish the reply by editing it (Discord allows 3 s)
+TOKEN_LIFETIME = 14 * 60  # an interaction token lasts 15 minutes; leave a margin
+LEASE = 60.0  # how long a claimed announcement is one worker's
+MAX_ATTEMPTS = 12  # then it is given up: the channel is gone or the bot was removed
+ALREADY_ANSWERED = 40060
+
+CLOSED = {"declined": N_("{player} declined the challenge."), "cancelled": N_("{player} withdrew the challenge.")}
+EXPIRED = N_("This challenge expired unanswered.")
+REMINDER = N_(
+    "<@{user}>, your {game} game #{id} is waiting for your move. "
+    "If you do not move within {hours} h, your opponent may claim the win."
+)
+
+
+def reply_to(interaction: discord.Interaction) -> ReplyTo:
+    """What lets a later delivery find this interaction's reply."""
+    return ReplyTo(interaction.application_id, interaction.token, time.time())
+
+
+def heading(locale: Any, report: Report) -> str | None:
+    if report.kind != "start" or report.by is None:
+        return None
+    row = report.row
+    title = present.title(row.game)
+    return tr(locale, "{player} accepted: {title} game #{id} begins!", player=f"<@{report.by}>", title=title, id=row.id)
+
+
+async def report_message(
+    guild: discord.Guild | None, service: GameService, locale: Any, report: Report
+) -> tuple[str, discord.File]:
+    """The words and the board image of a report, in ``locale``."""
+    text = present.report_text(locale, report, heading(locale, report))
+    png = await service.render_board(report.row, report.state, await display_names(guild, report.row))
+    name = f"{report.row.game}-{report.row.id}-{len(report.state.moves)}.png"
+    return text, discord.File(io.BytesIO(png), filename=name)
+
+
+async def reply_with_report(interaction: discord.Interaction, report: Report, *, edit: bool = False) -> None:
+    """Answer the member's interaction with the announcement of what they just did, then mark it delivered.
+
+    One request: the reply carries the board. ``edit`` replaces the message the clicked button is on (an
+    accepted challenge). A failure leaves the announcement to the outbox worker; it is logged, never shown as
+    an error, because the action itself was committed."""
+    service = service_of(interaction)
+    locale = interaction.guild_locale
+    drawing = asyncio.ensure_future(report_message(interaction.guild, service, locale, report))
+    try:
+        try:
+            text, file = await asyncio.wait_for(asyncio.shield(drawing), RENDER_BEFORE_DEFER)
+        except TimeoutError:  # slow drawing: hold the interaction, then fill in the reply
+            await (interaction.response.defer() if edit else interaction.response.defer(thinking=True))
+            text, file = await drawing
+            message = await interaction.edit_original_response(content=text, attachments=[file], view=None)
+            await service.db.mark_delivered(report.announcement_id or 0, message.id)
+            return
+        if edit:
+            callback = await interaction.response.edit_message(content=text, attachments=[file], view=None)
+        else:
+            callback = await interaction.response.send_message(text, file=file)
+        await service.db.mark_delivered(report.announcement_id or 0, callback.message_id)
+    except discord.HTTPException as error:
+        if error.code == ALREADY_ANSWERED:  # a retried answer that Discord had applied: it is there
+            try:
+                original = await interaction.original_response()
+                await service.db.mark_delivered(report.announcement_id or 0, original.id)
+            except discord.HTTPException as lookup:
+                log.warning("Could not find the reply that was answered twice: %s", lookup)
+            return
+        log.warning("Reply for announcement %s failed; the outbox will deliver it: %s", report.announcement_id, error)
+    except (TimeoutError, OSError) as error:
+        log.warning("Reply for announcement %s failed; the outbox will deliver it: %s", report.announcement_id, error)
+
+
+async def reply_with_closed(interaction: discord.Interaction, status: str, announcement_id: int) -> None:
+    """The challenge message says it was declined or withdrawn, and loses its buttons."""
+    service = service_of(interaction)
+    text = tr(interaction.guild_locale, CLOSED[status], player=interaction.user.mention)
+    try:
+        callback = await interaction.response.edit_message(content=text, view=None)
+        await service.db.mark_delivered(announcement_id, callback.message_id)
+    except (discord.HTTPException, TimeoutError, OSError) as error:
+        log.warning("Closing challenge message failed; the outbox will update it: %s", error)
+
+
+class Announcer(commands.Cog):
+    """Delivers what is pending in the outbox: at start-up, then every ``interval`` seconds."""
+
+    def __init__(self, bot: commands.Bot, host: ServiceHost, interval: float) -> None:
+        self.bot = bot
+        self.host = host
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.deliver_pending.change_interval(seconds=interval)
+
+    @property
+    def service(self) -> GameService:
+        return self.host.service
+
+    async def cog_load(self) -> None:
+        self.deliver_pending.start()
+
+    async def cog_unload(self) -> None:
+        self.deliver_pending.cancel()
+
+    @tasks.loop(seconds=5)
+    async def deliver_pending(self) -> None:
+        try:
+            await self.deliver_once()
+        except Exception:  # a failed round must not stop the next one
+            log.exception("Delivering pending announcements failed")
+
+    @deliver_pending.before_loop
+    async def before_delivering(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def deliver_once(self) -> int:
+        """Claim what is due for this process's servers and deliver it; returns how many were delivered."""
+        guilds = [guild.id for guild in self.bot.guilds]
+        if not guilds:
+            return 0
+        now = self.service.clock()  # the clock the announcements were written with
+        claimed = await self.service.db.claim_pending(self.worker, now, LEASE, 20, guild_filter=guilds)
+        delivered = 0
+        for announcement in claimed:
+            try:
+                message_id = await self.deliver(announcement)
+            except Exception as error:
+                await self._retry_later(announcement, error)
+                continue
+            if await self.service.db.mark_delivered(announcement.id, message_id):
+                delivered += 1
+        return delivered
+
+    async def _retry_later(self, announcement: AnnouncementRow, error: Exception) -> None:
+        log.warning("Announcement %s (%s) not delivered: %s", announcement.id, announcement.kind, error)
+        if announcement.attempts + 1 >= MAX_ATTEMPTS:
+            log.error("Giving up announcement %s after %d attempts", announcement.id, MAX_ATTEMPTS)
+            await self.service.db.mark_delivered(announcement.id, None)
+            return
+        backoff = min(300.0, 2.0 * 2**announcement.attempts)
+        await self.service.db.release(announcement.id, repr(error), self.service.clock() + backoff)
+
+    async def deliver(self, announcement: AnnouncementRow) -> int | None:
+        """Deliver one announcement; returns the message that carries it."""
+        channel = self.bot.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
+        guild = self.bot.get_guild(announcement.guild_id)
+        locale = guild.preferred_locale if guild else None
+        if announcement.kind in ("start", "move", "finish"):
+            report = await self.service.announcement_report(announcement)
+            text, file = await report_message(guild, self.service, locale, report)
+            found = await self._finish_reply(announcement, text, file)
+            if found is not None:
+                return found
+            text, file = await report_message(guild, self.service, locale, report)  # a File is read once
+            message = await channel.send(text, file=file, nonce=nonce(announcement))
+            if announcement.kind == "start" and report.row.challenge_message_id is not None:
+                try:  # the accepted challenge keeps no buttons, though its own reply never came
+                    await channel.get_partial_message(report.row.challenge_message_id).edit(view=None)
+                except discord.HTTPException as error:
+                    log.info("Could not clear the buttons of challenge %s: %s", report.row.id, error)
+            return message.id
+        row = await self.service.row(announcement.game_id)
+        if announcement.kind == "reminder":
+            payload = announcement.payload
+            text = tr(locale, REMINDER, user=payload["user_id"], game=row.game, id=row.id, hours=payload["hours"])
+            return (await channel.send(text, nonce=nonce(announcement))).id
+        if announcement.kind in ("expiry", "closed") and row.challenge_message_id is not None:
+            if announcement.kind == "expiry":
+                text = tr(locale, EXPIRED)
+            else:
+                text = tr(locale, CLOSED[row.status], player=f"<@{announcement.payload.get('by')}>")
+            await channel.get_partial_message(row.challenge_message_id).edit(content=text, view=None)
+            return row.challenge_message_id
+        return None  # nothing to show (a challenge message never posted)
+
+    async def _finish_reply(self, announcement: AnnouncementRow, text: str, file: discord.File) -> int | None:
+        """When the member's reply may still be reachable: the message id if it arrived (or once a reply left
+        "thinking" is filled in), else None."""
+        reply = announcement.payload.get("reply")
+        if not reply or time.time() - reply["created_at"] > TOKEN_LIFETIME:
+            return None
+        webhook = discord.Webhook.partial(reply["application_id"], reply["token"], client=self.bot)
+        try:
+            original = await webhook.fetch_message("@original")  # type: ignore[arg-type]
+        except discord.NotFound:
+            return None  # never answered
+        if not original.flags.loading:
+            return original.id
+        edited = await webhook.edit_message(original.id, content=text, attachments=[file])
+        return edited.id
+
+
+def nonce(announcement: AnnouncementRow) -> str:
+    """Discord drops a second message with the same enforced nonce: a resend after a lost answer posts nothing."""
+    return f"a{announcement.id}"[:25]

@@ -1,0 +1,186 @@
+"""The transactional outbox: announcements written in the same transaction as the action they announce, then
+claimed, delivered and, on failure, released for a later retry. See docs/storage.md for the protocol."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from storage.schema import announcements
+
+
+@dataclass(frozen=True)
+class Announce:
+    """A message an action owes: written with the action, delivered later. ``ply`` defaults to the game's ply
+    once the action is written."""
+
+    kind: str  # 'move', 'finish', 'accept', 'reminder', 'expiry', ...
+    payload: dict[str, Any] = field(default_factory=dict)
+    ply: int | None = None
+    delay: float = 0.0  # seconds before a worker may take it: the acting process's own reply goes first
+
+
+AnnounceArg = Announce | Mapping[str, Any] | Sequence[Announce | Mapping[str, Any]] | None
+
+
+def as_announcements(announce: AnnounceArg) -> list[Announce]:
+    """One announcement, a list of them, or None; a mapping is ``{"kind": ..., "payload": ..., "ply": ...}``."""
+    if announce is None:
+        return []
+    items = [announce] if isinstance(announce, Announce | Mapping) else list(announce)
+    return [item if isinstance(item, Announce) else Announce(**item) for item in items]
+
+
+@dataclass(frozen=True)
+class AnnouncementRow:
+    id: int
+    game_id: int
+    guild_id: int
+    channel_id: int
+    kind: str
+    ply: int | None
+    payload: dict[str, Any]
+    created_at: float
+    delivered_at: float | None
+    claimed_by: str | None
+    claimed_until: float | None
+    attempts: int
+    next_attempt_at: float
+    message_id: int | None
+    last_error: str | None
+
+    @classmethod
+    def from_sql(cls, row: sa.RowMapping) -> AnnouncementRow:
+        return cls(**{name: row[name] for name in cls.__dataclass_fields__})
+
+
+async def insert_announcements(
+    connection: AsyncConnection,
+    *,
+    game_id: int,
+    guild_id: int,
+    channel_id: int,
+    ply: int,
+    announce: AnnounceArg,
+    now: float,
+) -> tuple[int, ...]:
+    """Write ``announce`` for a game inside the caller's transaction; returns the new ids in order."""
+    ids = []
+    for item in as_announcements(announce):
+        result = await connection.execute(
+            sa.insert(announcements)
+            .values(
+                game_id=game_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                kind=item.kind,
+                ply=ply if item.ply is None else item.ply,
+                payload=item.payload,
+                created_at=now,
+                attempts=0,
+                next_attempt_at=now + item.delay,
+            )
+            .returning(announcements.c.id)
+        )
+        ids.append(result.scalar_one())
+    return tuple(ids)
+
+
+class _Storage(Protocol):
+    def transaction(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+
+    async def _rows(self, statement: sa.Executable) -> list[sa.RowMapping]: ...
+
+
+class OutboxQueries:
+    """The announcements half of :class:`storage.database.Database`."""
+
+    async def announcement(self: _Storage, announcement_id: int) -> AnnouncementRow | None:
+        rows = await self._rows(sa.select(announcements).where(announcements.c.id == announcement_id))
+        return AnnouncementRow.from_sql(rows[0]) if rows else None
+
+    async def pending_for_game(self: _Storage, game_id: int) -> list[AnnouncementRow]:
+        """A game's undelivered announcements, oldest first."""
+        rows = await self._rows(
+            sa.select(announcements)
+            .where(announcements.c.game_id == game_id, announcements.c.delivered_at.is_(None))
+            .order_by(announcements.c.id)
+        )
+        return [AnnouncementRow.from_sql(row) for row in rows]
+
+    async def claim_pending(
+        self: _Storage,
+        worker_id: str,
+        now: float,
+        lease_s: float,
+        limit: int,
+        guild_filter: Iterable[int] | None = None,
+    ) -> list[AnnouncementRow]:
+        """Claim up to ``limit`` undelivered announcements that are due (``next_attempt_at <= now``) and not
+        claimed by anyone else, or whose claim has lapsed: they are the caller's until ``now + lease_s``. Oldest
+        first. Two workers never get the same row: PostgreSQL skips rows another claim has locked (``SKIP
+        LOCKED``); SQLite runs the claim under its write lock."""
+        a = announcements
+        due = (
+            sa.select(a.c.id)
+            .where(
+                a.c.delivered_at.is_(None),
+                a.c.next_attempt_at <= now,
+                sa.or_(a.c.claimed_until.is_(None), a.c.claimed_until <= now),
+            )
+            .order_by(a.c.id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        if guild_filter is not None:
+            due = due.where(a.c.guild_id.in_(list(guild_filter)))
+        async with self.transaction() as connection:
+            result = await connection.execute(
+                sa.update(a)
+                .where(a.c.id.in_(due.scalar_subquery()))
+                .values(claimed_by=worker_id, claimed_until=now + lease_s)
+                .returning(*a.c)
+            )
+            rows = [AnnouncementRow.from_sql(row) for row in result.mappings()]
+        return sorted(rows, key=lambda row: row.id)  # RETURNING promises no order
+
+    async def mark_delivered(
+        self: _Storage, announcement_id: int, message_id: int | None, now: float | None = None
+    ) -> bool:
+        """Record a delivery. False if it was already delivered (by a worker whose lease had lapsed, say): the
+        caller may then delete its duplicate message."""
+        async with self.transaction() as connection:
+            result = await connection.execute(
+                sa.update(announcements)
+                .where(announcements.c.id == announcement_id, announcements.c.delivered_at.is_(None))
+                .values(
+                    delivered_at=time.time() if now is None else now,
+                    message_id=message_id,
+                    claimed_by=None,
+                    claimed_until=None,
+                )
+            )
+            return result.rowcount == 1
+
+    async def release(self: _Storage, announcement_id: int, error: str, retry_at: float) -> bool:
+        """A failed delivery: count the attempt, keep the error, give up the claim and try again at ``retry_at``
+        (the caller computes its backoff). False if it was delivered meanwhile."""
+        async with self.transaction() as connection:
+            result = await connection.execute(
+                sa.update(announcements)
+                .where(announcements.c.id == announcement_id, announcements.c.delivered_at.is_(None))
+                .values(
+                    attempts=announcements.c.attempts + 1,
+                    last_error=error[:2000],
+                    next_attempt_at=retry_at,
+                    claimed_by=None,
+                    claimed_until=None,
+                )
+            )
+            return result.rowcount == 1

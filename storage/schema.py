@@ -1,0 +1,200 @@
+"""The tables at the newest migration, as SQLAlchemy Core objects: what the queries in ``database.py`` use.
+
+Alembic revisions under ``storage/alembic/versions`` create and change the real tables; this module must describe
+their result (a test compares it with a migrated database on SQLite and PostgreSQL).
+
+Types are chosen to be right on both databases:
+
+- Discord snowflakes and row ids are ``BigInteger`` (64-bit on PostgreSQL; SQLite integers are 64-bit anyway). The
+  ``games`` and ``announcements`` primary keys are plain ``INTEGER`` on SQLite, because only ``INTEGER PRIMARY KEY``
+  is SQLite's auto-numbered rowid.
+- Timestamps are float epoch seconds in the Python API and ``Double`` (8-byte float) in the database, as SQLite's
+  ``REAL`` already was: exact round trips of the values the service compares (``claim_reminder`` matches
+  ``last_move_at`` exactly), no time zone to get wrong, and plain ``<=`` against ``now``. PostgreSQL's ``REAL``
+  would be 4 bytes (about two minutes of resolution at today's epoch), so it is never used.
+- Options and announcement payloads are ``JSON`` (``jsonb`` on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
+
+metadata = sa.MetaData()
+
+Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+Json = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
+
+
+class Time(sa.TypeDecorator[float]):
+    """Epoch seconds as an 8-byte float. Reads always give a float: SQLite's RETURNING hands back a whole-number
+    REAL as an integer."""
+
+    impl = sa.Double
+    cache_ok = True
+
+    def process_result_value(self, value: float | None, dialect: sa.Dialect) -> float | None:
+        return None if value is None else float(value)
+
+
+STATUSES = ("challenge", "active", "finished", "declined", "cancelled", "expired")
+
+
+class pair_low(FunctionElement[int]):
+    """The smaller of two ids: ``LEAST`` on PostgreSQL, the scalar ``min`` on SQLite."""
+
+    type = sa.BigInteger()
+    inherit_cache = True
+
+
+class pair_high(FunctionElement[int]):
+    """The larger of two ids: ``GREATEST`` on PostgreSQL, the scalar ``max`` on SQLite."""
+
+    type = sa.BigInteger()
+    inherit_cache = True
+
+
+@compiles(pair_low)
+def _least(element: pair_low, compiler: sa.sql.compiler.SQLCompiler, **kw: object) -> str:
+    return f"LEAST({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(pair_low, "sqlite")
+def _min(element: pair_low, compiler: sa.sql.compiler.SQLCompiler, **kw: object) -> str:
+    return f"min({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(pair_high)
+def _greatest(element: pair_high, compiler: sa.sql.compiler.SQLCompiler, **kw: object) -> str:
+    return f"GREATEST({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(pair_high, "sqlite")
+def _max(element: pair_high, compiler: sa.sql.compiler.SQLCompiler, **kw: object) -> str:
+    return f"max({compiler.process(element.clauses, **kw)})"
+
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("guild_id", sa.BigInteger, nullable=False),
+    sa.Column("channel_id", sa.BigInteger, nullable=False),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("options", Json, nullable=False),
+    sa.Column("player0_id", sa.BigInteger, nullable=False),
+    sa.Column("player1_id", sa.BigInteger, nullable=False),
+    sa.Column("challenger_id", sa.BigInteger, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("ply", sa.Integer, nullable=False),
+    sa.Column("winner", sa.Integer),
+    sa.Column("result_reason", sa.Text),
+    sa.Column("score0", sa.Integer),
+    sa.Column("score1", sa.Integer),
+    sa.Column("challenge_message_id", sa.BigInteger),
+    sa.Column("created_at", Time, nullable=False),
+    sa.Column("expires_at", Time),
+    sa.Column("started_at", Time),
+    sa.Column("last_move_at", Time),
+    sa.Column("reminded_at", Time),
+    sa.Column("finished_at", Time),
+    sa.CheckConstraint(f"status IN ({', '.join(repr(s) for s in STATUSES)})", name="games_status"),
+    sa.CheckConstraint("winner IN (0, 1)", name="games_winner"),
+    sa.CheckConstraint("player0_id <> player1_id", name="games_two_players"),
+    sqlite_autoincrement=True,
+)
+
+# Autocomplete and find_game (a channel's games), a member's games, expiry and reminders.
+sa.Index("games_by_guild_channel", games.c.guild_id, games.c.channel_id, games.c.status)
+sa.Index("games_by_player0", games.c.player0_id, games.c.status)
+sa.Index("games_by_player1", games.c.player1_id, games.c.status)
+sa.Index("games_by_expiry", games.c.status, games.c.expires_at)
+sa.Index("games_by_idle", games.c.status, games.c.last_move_at)
+# One open challenge per pair of members in a server, whoever challenged whom.
+OPEN_CHALLENGE_INDEX = "games_one_open_challenge_per_pair"
+sa.Index(
+    OPEN_CHALLENGE_INDEX,
+    games.c.guild_id,
+    pair_low(games.c.player0_id, games.c.player1_id),
+    pair_high(games.c.player0_id, games.c.player1_id),
+    unique=True,
+    sqlite_where=games.c.status == "challenge",
+    postgresql_where=games.c.status == "challenge",
+)
+
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("move", sa.Text, nullable=False),
+    sa.Column("player", sa.Integer),
+    sa.Column("user_id", sa.BigInteger),
+    sa.Column("created_at", Time, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.BigInteger, primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("rated_games", sa.Integer, nullable=False),
+)
+
+records = sa.Table(
+    "records",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.BigInteger, primary_key=True),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("losses", sa.Integer, nullable=False),
+    sa.Column("draws", sa.Integer, nullable=False),
+)
+
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("user_id", sa.BigInteger, primary_key=True),
+    sa.Column("before", sa.Double, nullable=False),
+    sa.Column("after", sa.Double, nullable=False),
+)
+
+# The transactional outbox: every public message an action owes is written with the action, then delivered (and
+# retried) by whoever claims it. See docs/storage.md for the claim protocol.
+announcements = sa.Table(
+    "announcements",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("guild_id", sa.BigInteger, nullable=False),
+    sa.Column("channel_id", sa.BigInteger, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("ply", sa.Integer),
+    sa.Column("payload", Json, nullable=False),
+    sa.Column("created_at", Time, nullable=False),
+    sa.Column("delivered_at", Time),
+    sa.Column("claimed_by", sa.Text),
+    sa.Column("claimed_until", Time),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("next_attempt_at", Time, nullable=False),
+    sa.Column("message_id", sa.BigInteger),
+    sa.Column("last_error", sa.Text),
+    sqlite_autoincrement=True,
+)
+
+sa.Index(
+    "announcements_pending",
+    announcements.c.next_attempt_at,
+    announcements.c.id,
+    sqlite_where=announcements.c.delivered_at.is_(None),
+    postgresql_where=announcements.c.delivered_at.is_(None),
+)
+sa.Index("announcements_by_game", announcements.c.game_id, announcements.c.id)
