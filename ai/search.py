@@ -55,7 +55,7 @@ class Level:
 LEVELS_CONFIG: dict[int, Level] = {
     1: Level(max_depth=1, budget_s=0.5, temperature=0.25),
     2: Level(max_depth=2, budget_s=1.0, temperature=0.05),
-    3: Level(max_depth=4, budget_s=0.5, temperature=0.0),
+    3: Level(max_depth=3, budget_s=0.5, temperature=0.0),
     4: Level(max_depth=64, budget_s=1.6, temperature=0.0),
 }
 
