@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -241,3 +243,12 @@ def test_isaac_search_model_follows_the_engine_through_both_phases() -> None:
                 after.phase,
                 after.turn,
             )
+
+
+def test_ai_imports_no_discord_pillow_or_database() -> None:
+    code = (
+        "import sys, ai\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'discord', 'PIL', 'aiosqlite', 'sqlalchemy'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
