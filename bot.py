@@ -19,6 +19,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import games
 from cogs.announce import Announcer
+from cogs.background import BackgroundCog
 from cogs.common import ChallengeButton, cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
@@ -54,12 +55,40 @@ class Settings(BaseSettings):
     announce_seconds: float = Field(default=5, gt=0)
     announce_grace_seconds: float = Field(default=10, ge=0)
     sync_commands: bool = True
+    ai_move_seconds: float | None = Field(default=None, gt=0)
+    analysis_seconds: float = Field(default=0.15, gt=0)
+    # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs
+    # as many shards as Discord recommends.
+    shard_count: int | None = Field(default=None, gt=0)
+    shard_ids: str | None = None
 
     @model_validator(mode="after")
     def _database_path_means_sqlite(self) -> Settings:
         if self.database_path is not None and "database_url" not in self.model_fields_set:
             self.database_url = f"sqlite+aiosqlite:///{self.database_path}"
         return self
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT: the total number of shards across every process.")
+        self.shard_list()  # raises on a malformed or out-of-range list
+        return self
+
+    def shard_list(self) -> list[int] | None:
+        """The shards this process runs: SHARD_IDS parsed ("0-3,6" -> [0, 1, 2, 3, 6]), or None for all."""
+        if self.shard_ids is None or self.shard_count is None:
+            return None
+        shards: set[int] = set()
+        for part in self.shard_ids.replace(" ", "").split(","):
+            first, _, last = part.partition("-")
+            try:
+                shards.update(range(int(first), int(last or first) + 1))
+            except ValueError:
+                raise ValueError(f"SHARD_IDS must look like 0-3 or 0,2,5, not {self.shard_ids!r}.") from None
+        if not shards or min(shards) < 0 or max(shards) >= self.shard_count:
+            raise ValueError(f"SHARD_IDS must be between 0 and {self.shard_count - 1} (SHARD_COUNT - 1).")
+        return sorted(shards)
 
 
 # Slash commands need no message events: the guilds intent alone keeps channels and servers known.
@@ -101,14 +130,18 @@ class CatalogueTranslator(app_commands.Translator):
         return known.get(string.message)
 
 
-class GameBot(commands.Bot):
+class GameBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, **options: object) -> None:
+        shards: dict[str, object] = {}
+        if settings.shard_count is not None:
+            shards = {"shard_count": settings.shard_count, "shard_ids": settings.shard_list()}
         super().__init__(
             command_prefix=no_prefix,
             help_command=None,
             tree_cls=GameTree,
             intents=INTENTS,
             allowed_mentions=MENTIONS,
+            **shards,
             **options,
         )
         self.settings = settings
@@ -130,6 +163,8 @@ class GameBot(commands.Bot):
                 challenge_ttl=self.settings.challenge_ttl_minutes * 60,
                 reminder_after=self.settings.reminder_hours * 3600,
                 announce_grace=self.settings.announce_grace_seconds,
+                ai_move_seconds=self.settings.ai_move_seconds,
+                analysis_seconds=self.settings.analysis_seconds,
             ),
         )
         self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")
@@ -166,9 +201,17 @@ class GameBot(commands.Bot):
         log.info("Logged in as %s. Invite me with: %s", self.user, url)
 
     async def close(self) -> None:
+        # Background work stops before the database closes: a task cut off inside a database call at the very
+        # end would otherwise wait forever on a connection that is gone.
         if self._warm_up is not None:
             self._warm_up.cancel()
+            await asyncio.gather(self._warm_up, return_exceptions=True)
+        for cog in list(self.cogs.values()):
+            if isinstance(cog, BackgroundCog):
+                await cog.stop()
         await super().close()
+        if self._service is not None:
+            self._service.thinker.close()
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -23,10 +23,12 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import present
+from cogs.background import BackgroundCog
 from cogs.context import display_names, service_of
 from locales import N_, tr
 from sessions.host import ServiceHost
 from sessions.service import GameService, ReplyTo, Report
+from storage.database import GameRow
 from storage.outbox import AnnouncementRow
 
 log = logging.getLogger(__name__)
@@ -115,7 +117,7 @@ async def reply_with_closed(interaction: discord.Interaction, status: str, annou
         log.warning("Closing challenge message failed; the outbox will update it: %s", error)
 
 
-class Announcer(commands.Cog):
+class Announcer(BackgroundCog):
     """Delivers what is pending in the outbox: at start-up, then every ``interval`` seconds."""
 
     def __init__(self, bot: commands.Bot, host: ServiceHost, interval: float) -> None:
@@ -123,16 +125,11 @@ class Announcer(commands.Cog):
         self.host = host
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.deliver_pending.change_interval(seconds=interval)
+        self.loop = self.deliver_pending
 
     @property
     def service(self) -> GameService:
         return self.host.service
-
-    async def cog_load(self) -> None:
-        self.deliver_pending.start()
-
-    async def cog_unload(self) -> None:
-        self.deliver_pending.cancel()
 
     @tasks.loop(seconds=5)
     async def deliver_pending(self) -> None:
@@ -220,6 +217,31 @@ class Announcer(commands.Cog):
             return original.id
         edited = await webhook.edit_message(original.id, content=text, attachments=[file])
         return edited.id
+
+
+_bot_turns: set[asyncio.Task[None]] = set()  # held so that a running turn is not garbage-collected
+
+
+def start_bot_turn(client: discord.Client, row: GameRow) -> None:
+    """In a game against the bot, let it take its turn in the background (searched in the worker pool), then
+    announce its move at once. Nothing waits for it: the member's own reply is already out."""
+    if not row.against_bot or row.status != "active":
+        return
+    task = asyncio.create_task(_bot_turn(client, row.id), name=f"bot turn in game {row.id}")
+    _bot_turns.add(task)
+    task.add_done_callback(_bot_turns.discard)
+
+
+async def _bot_turn(client: discord.Client, game_id: int) -> None:
+    host: Any = client
+    service: GameService = host.service
+    try:
+        if await service.play_for_bot(game_id):
+            announcer = host.get_cog(Announcer.__cog_name__)
+            if isinstance(announcer, Announcer):
+                await announcer.deliver_once()
+    except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
+        log.exception("The bot's turn in game %s failed", game_id)
 
 
 def nonce(announcement: AnnouncementRow) -> str:

@@ -10,28 +10,24 @@ import logging
 
 from discord.ext import commands, tasks
 
-from cogs.announce import Announcer
+from cogs.announce import Announcer, start_bot_turn
+from cogs.background import BackgroundCog
 from sessions.host import ServiceHost
 from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 
 
-class HousekeepingCog(commands.Cog):
+class HousekeepingCog(BackgroundCog):
     def __init__(self, bot: commands.Bot, host: ServiceHost, interval: float) -> None:
         self.bot = bot
         self.host = host
         self.sweep.change_interval(seconds=interval)
+        self.loop = self.sweep
 
     @property
     def service(self) -> GameService:
         return self.host.service
-
-    async def cog_load(self) -> None:
-        self.sweep.start()
-
-    async def cog_unload(self) -> None:
-        self.sweep.cancel()
 
     @tasks.loop(seconds=60)
     async def sweep(self) -> None:
@@ -40,6 +36,8 @@ class HousekeepingCog(commands.Cog):
             guilds = [guild.id for guild in self.bot.guilds]
             await self.service.expire_challenges(guilds)
             await self.service.due_reminders(guilds)
+            for game_id in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
+                start_bot_turn(self.bot, await self.service.row(game_id))
             announcer = self.bot.get_cog(Announcer.__cog_name__)
             if isinstance(announcer, Announcer):
                 await announcer.deliver_once()  # post what the sweep wrote now, not at the next round

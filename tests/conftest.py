@@ -109,9 +109,19 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
         return
+    yield await _postgres_url(request)
+
+
+@pytest.fixture
+async def postgres_url(request: pytest.FixtureRequest) -> str:
+    """The session's PostgreSQL test database, emptied, for tests that need PostgreSQL itself."""
+    return await _postgres_url(request)
+
+
+async def _postgres_url(request: pytest.FixtureRequest) -> str:
     postgres_server: PostgresServer | None = request.getfixturevalue("postgres_server")  # started on first use
     if postgres_server is None:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(f"{SKIP_REASON}, and REQUIRE_POSTGRES=1 forbids skipping the PostgreSQL tests")
         pytest.skip(SKIP_REASON)
-    yield postgres_server.url(await _fresh_database(postgres_server))
+    return postgres_server.url(await _fresh_database(postgres_server))

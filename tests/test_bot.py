@@ -50,3 +50,17 @@ def test_a_missing_token_points_to_env_example(
     monkeypatch.chdir(tmp_path)  # no .env here
     assert bot_module.main() == 2
     assert ".env.example" in capsys.readouterr().err
+
+
+def test_shard_settings_name_this_processs_shards() -> None:
+    settings = bot_module.Settings(_env_file=None, shard_count=8, shard_ids="0-2, 6")
+    assert settings.shard_list() == [0, 1, 2, 6]
+    assert bot_module.Settings(_env_file=None).shard_list() is None  # one process, Discord's recommended count
+    for wrong in ({"shard_ids": "0-1"}, {"shard_count": 2, "shard_ids": "2"}, {"shard_count": 2, "shard_ids": "a"}):
+        with pytest.raises(ValueError, match="SHARD"):
+            bot_module.Settings(_env_file=None, **wrong)
+
+
+def test_a_sharded_bot_runs_only_its_shards() -> None:
+    built = bot_module.create_bot(bot_module.Settings(_env_file=None, shard_count=4, shard_ids="2-3"))
+    assert built.shard_count == 4 and built.shard_ids == [2, 3]

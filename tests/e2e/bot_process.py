@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import logging
 import os
+import signal
 import sys
+import time
+from pathlib import Path
 
 import games
-from bot import Settings, create_bot, run
+from bot import GameBot, Settings, create_bot, run
 from tests.e2e.fake_discord import point_discord_at
 
 
@@ -25,7 +29,35 @@ def main() -> None:
     for path in filter(None, os.environ.get("TEST_GAMES", "").split(",")):  # games that live in tests/ only
         games.register(importlib.import_module(path).ENTRY)
     settings = Settings(_env_file=None, discord_token="test-token")
-    asyncio.run(run(create_bot(settings, guild_ready_timeout=0.05), "test-token"))
+    asyncio.run(serve(create_bot(settings, guild_ready_timeout=0.05), os.environ.get("LAG_REPORT")))
+
+
+async def serve(bot: GameBot, lag_report: str | None) -> None:
+    """Run the bot; with ``lag_report``, also measure its event loop's lag and write it there on SIGTERM."""
+    if lag_report is None:
+        await run(bot, "test-token")
+        return
+    lags: list[float] = []
+    closing: list[asyncio.Future[None]] = []
+
+    async def tick() -> None:
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(max(0.0, time.perf_counter() - started - 0.01))
+
+    def report() -> None:
+        ordered = sorted(lags) or [0.0]
+        figures = {"max_ms": 1000 * ordered[-1], "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))]}
+        Path(lag_report).write_text(json.dumps(figures))
+        closing.append(asyncio.ensure_future(bot.close()))
+
+    ticker = asyncio.create_task(tick())
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, report)
+    try:
+        await run(bot, "test-token")
+    finally:
+        ticker.cancel()
 
 
 if __name__ == "__main__":

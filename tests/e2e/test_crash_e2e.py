@@ -9,10 +9,7 @@ code as every game.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,50 +18,12 @@ import pytest
 
 import games
 from storage.database import Database
+from tests.e2e.child import FAST, ChildBot
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, Fault
 from tests.e2e.harness import FakeChannel, StoredMessage
 from tests.fourth_game.entry import ENTRY
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class ChildBot:
-    """The bot in its own process, on the test's database and fake Discord server."""
-
-    def __init__(self, fake: FakeDiscord, database_url: str) -> None:
-        self.fake = fake
-        self.env = {
-            **os.environ,
-            "FAKE_DISCORD_URL": fake.base_url,
-            "DATABASE_URL": database_url,
-            "DEV_GUILD_ID": str(fake.guild.id),
-            "ANNOUNCE_GRACE_SECONDS": "0.3",
-            "ANNOUNCE_SECONDS": "0.2",
-            "SWEEP_SECONDS": "3600",
-            "TEST_GAMES": "tests.fourth_game.entry",
-        }
-        self.process: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> None:
-        syncs = self.fake.sync_count
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.e2e.bot_process", cwd=ROOT, env=self.env
-        )
-        await self.fake.wait_until(
-            lambda: self.fake.sync_count > syncs and self.fake.connected_shards, timeout=30, what="the child bot"
-        )
-        await asyncio.sleep(0.3)  # READY and the guild reach the client just after the gateway opens
-
-    async def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-        await self.fake.wait_until(lambda: not self.fake.connected_shards, timeout=10, what="the gateway to close")
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.terminate()
-            await self.process.wait()
 
 
 @pytest.fixture
@@ -77,7 +36,7 @@ def tictactoe() -> AsyncIterator[None]:
 @asynccontextmanager
 async def child_and_database(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[tuple[ChildBot, Database]]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
-    child = ChildBot(fake, url)
+    child = ChildBot(fake, {**FAST, "DATABASE_URL": url, "DEV_GUILD_ID": str(fake.guild.id)})
     await child.start()
     db = await Database.open(url)
     try:

@@ -1,0 +1,161 @@
+"""Many games at once through the fake Discord server: `python bench/load.py [--games 50] [--seconds 30]`.
+
+The bot runs in its own process (as in production; the fake server and the simulated members run in this one,
+so they do not steal the bot's event loop). It prints:
+
+- paced play: ``--games`` games in play at once (Iago, ISAAC and Polygo 19x19 in turn), each member thinking
+  0.5-2 s between moves, with the move -> reply time per game (p50/p95/p99) and, in the same run, a trivial
+  command (``/<game> rules``) as the floor;
+- the bot's event-loop lag over the run (a 10 ms ticker inside the bot process: max and p99);
+- the throughput ceiling: the same games with no think time, actions per second;
+- with ``--postgres URL``: the ceiling of one process and of two processes (a shard each) on that database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import games
+from engines import GameState
+from storage.database import Database
+from tests.e2e.child import ChildBot
+from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
+from tests.e2e.harness import FakeChannel, FakeUser
+
+SETTINGS = {"ANNOUNCE_GRACE_SECONDS": "10", "ANNOUNCE_SECONDS": "5", "SWEEP_SECONDS": "3600", "LOG_LEVEL": "WARNING"}
+
+
+class Table:
+    """One game between two members, played by the driver through slash commands."""
+
+    def __init__(self, fake: FakeDiscord, game: str, channel: FakeChannel, players: tuple[FakeUser, FakeUser]) -> None:
+        self.fake, self.game, self.channel, self.players = fake, game, channel, players
+        entry = games.find(game)
+        self.state: GameState = entry.new_game(**{option.name: option.default for option in entry.options})
+        self.game_id = 0
+
+    async def start(self) -> None:
+        options = {"opponent": self.players[1].id, "side": 0}
+        sent = await self.fake.slash(self.players[0], self.game, "challenge", options=options, channel=self.channel)
+        message = await sent.final()
+        accept = next(cid for cid in message.custom_ids() if cid.startswith("challenge:accept:"))
+        self.game_id = int(accept.rsplit(":", 1)[1])
+        await (await self.fake.click(self.players[1], message, accept)).final()
+
+    async def act(self, rng: random.Random, db: Database) -> float | None:
+        """One action by the member to act; returns the seconds until the reply, or None when the game is over."""
+        for move in (await db.moves(self.game_id))[len(self.state.moves) :]:  # dice and passes the bot played
+            self.state.play(move)
+        if self.state.is_over or self.state.to_act is None:
+            return None
+        user = self.players[self.state.to_act]
+        if self.state.chance:
+            path, options = ("roll",), {"game": self.game_id}
+        else:
+            path, options = ("move",), {"move": rng.choice(self.state.legal_moves()), "game": self.game_id}
+        started = time.perf_counter()
+        reply = await (await self.fake.slash(user, self.game, *path, options=options, channel=self.channel)).final()
+        return time.perf_counter() - started if not reply.ephemeral else None
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+async def tables_for(fake: FakeDiscord, count: int) -> list[Table]:
+    kinds = [entry.name for entry in games.entries()]
+    tables = []
+    for n in range(count):
+        channel = fake.add_text_channel(f"table-{n}")
+        players = (fake.add_member(name=f"p{n}a").user, fake.add_member(name=f"p{n}b").user)
+        tables.append(Table(fake, kinds[n % len(kinds)], channel, players))
+    for table in tables:
+        await table.start()
+    return tables
+
+
+async def play(db: Database, tables: list[Table], seconds: float, think: tuple[float, float]) -> dict[str, list[float]]:
+    timings: dict[str, list[float]] = {table.game: [] for table in tables}
+    deadline = time.perf_counter() + seconds
+
+    async def run(table: Table, seed: int) -> None:
+        rng = random.Random(seed)
+        while time.perf_counter() < deadline:
+            if think[1] > 0:
+                await asyncio.sleep(rng.uniform(*think))
+            took = await table.act(rng, db)
+            if took is None:
+                return
+            timings[table.game].append(took)
+
+    await asyncio.gather(*(run(table, n) for n, table in enumerate(tables)))
+    return timings
+
+
+async def floor(fake: FakeDiscord, tables: list[Table], seconds: float) -> list[float]:
+    timings = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        await (await fake.slash(tables[0].players[0], "iago", "rules", channel=tables[0].channel)).final()
+        timings.append(time.perf_counter() - started)
+        await asyncio.sleep(0.2)
+    return timings
+
+
+async def measure(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        async with start_fake_discord(timeout=30.0) as fake:
+            lag_file = Path(folder) / "lag.json"
+            settings = {
+                **SETTINGS,
+                "DATABASE_URL": f"sqlite+aiosqlite:///{folder}/load.sqlite3",
+                "DEV_GUILD_ID": str(fake.guild.id),
+                "LAG_REPORT": str(lag_file),
+            }
+            child = ChildBot(fake, settings)
+            await child.start()
+            db = await Database.open(settings["DATABASE_URL"])
+            try:
+                tables = await tables_for(fake, args.games)
+                paced, floors = await asyncio.gather(
+                    play(db, tables, args.seconds, (0.5, 2.0)), floor(fake, tables, args.seconds)
+                )
+                print(f"paced play, {args.games} games at once, {args.seconds:.0f} s (move -> reply, ms)")
+                print(f"{'':<12}{'moves':>7}{'p50':>8}{'p95':>8}{'p99':>8}")
+                for game, values in [*paced.items(), ("floor", floors)]:
+                    ms = [1000 * v for v in values]
+                    shares = "".join(f"{percentile(ms, share):>8.1f}" for share in (0.5, 0.95, 0.99))
+                    print(f"{game:<12}{len(ms):>7}{shares}")
+                fresh = await tables_for(fake, args.games)
+                started = time.perf_counter()
+                flat = await play(db, fresh, args.seconds / 2, (0.0, 0.0))
+                actions = sum(len(v) for v in flat.values())
+                print(f"ceiling, no think time: {actions / (time.perf_counter() - started):.1f} actions/s")
+            finally:
+                await db.close()
+                await child.stop()
+            if lag_file.exists():
+                lag = json.loads(lag_file.read_text())
+                print(f"bot event-loop lag over the run: max {lag['max_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    asyncio.run(measure(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
