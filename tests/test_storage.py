@@ -26,7 +26,7 @@ from storage.schema import metadata, records
 LEGACY_SQL = Path(__file__).parent / "legacy" / "yoyo_0001_initial.sql"
 GUILD, CHANNEL = 1_234_567_890_123_456_789, 987_654_321_098_765_432  # real snowflakes need 64 bits
 ALICE, BOB, CAROL, DAVE = 301_234_567_890_123_456, 302_234_567_890_123_456, 303_234_567_890_123_456, 304
-HEAD = "0002"
+HEAD = "0003"
 
 
 @pytest.fixture
