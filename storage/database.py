@@ -230,18 +230,23 @@ class Database(OutboxQueries):
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         """The game is played in its own thread from now on: its announcements still owed go there too (the
-        accepted game's first board was written to the outbox before the thread existed)."""
+        accepted game's first board was written to the outbox before the thread existed). They lose the
+        interaction they were to be delivered by: that reply now answers in the channel, not with the board, so
+        a worker must post the board in the thread rather than find that reply and take it for the board."""
+        owed = (
+            announcements.c.game_id == game_id,
+            announcements.c.delivered_at.is_(None),
+            announcements.c.kind.in_(("start", "move", "finish", "reminder")),
+        )
         async with self.transaction() as connection:
             await connection.execute(sa.update(games).where(games.c.id == game_id).values(thread_id=thread_id))
-            await connection.execute(
-                sa.update(announcements)
-                .where(
-                    announcements.c.game_id == game_id,
-                    announcements.c.delivered_at.is_(None),
-                    announcements.c.kind.in_(("start", "move", "finish", "reminder")),
+            found = await connection.execute(sa.select(announcements.c.id, announcements.c.payload).where(*owed))
+            for announcement_id, payload in found.all():
+                await connection.execute(
+                    sa.update(announcements)
+                    .where(announcements.c.id == announcement_id)
+                    .values(channel_id=thread_id, payload={**payload, "reply": None})
                 )
-                .values(channel_id=thread_id)
-            )
 
     async def set_message(self, game_id: int, column: str, message_id: int) -> None:
         if column != "challenge_message_id":
