@@ -105,7 +105,6 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     an error, because the action itself was committed. A game played in a thread then gets its challenge
     message's score refreshed (one more request, best-effort)."""
     service = service_of(interaction)
-    locale = interaction.guild_locale
     thread_id = report.row.thread_id
     if thread_id is not None and interaction.channel_id != thread_id and not edit:
         await redirect_to_thread(interaction, report, thread_id)
