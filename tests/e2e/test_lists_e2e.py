@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 from bot import GameBot
 from tests.e2e.driver import challenge_and_accept_in_thread, private_reply
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord, FakeUser
 
 
-async def start(fake: FakeDiscord, challenger, opponent, side: int) -> int:  # noqa: ANN001 - fake users
+async def start(fake: FakeDiscord, challenger: FakeUser, opponent: FakeUser, side: int) -> int:
     message = await (
         await fake.slash(challenger, "iago", "challenge", options={"opponent": opponent.id, "side": side})
     ).final()

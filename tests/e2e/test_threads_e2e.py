@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 from collections.abc import Callable
 
 import discord
@@ -125,3 +126,14 @@ async def test_without_thread_permission_games_stay_in_the_channel_and_it_is_sai
         assert accepted.attachment().data.startswith(PNG_SIGNATURE)
         assert fake.threads() == []
         assert len([m for m in fake.channel_messages() if "cannot open a thread" in m.content]) == 1
+
+
+async def test_a_reminder_goes_to_the_thread(fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:
+    async with fake.running_bot(make_bot(game_threads=True)) as bot:
+        _, header, thread, first = await challenge_and_accept_in_thread(fake, "iago", {"variant": "standard"})
+        bot.service.clock = lambda: time.time() + 25 * 3600
+        await bot.get_cog("HousekeepingCog").sweep()
+        reminder = await fake.wait_for_message(thread, lambda m: "waiting for your move" in m.content, after=first)
+        assert fake.alice.mention in reminder.content
+        assert not any("waiting for your move" in m.content for m in fake.channel_messages())
+        assert fake.messages[header.id].custom_ids() == []
