@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     sync_commands: bool = True
     # A thread per accepted game (issue 14 will make this a per-server setting).
     game_threads: bool = True
+    ai_move_seconds: float | None = Field(default=None, gt=0)
+    analysis_seconds: float = Field(default=0.15, gt=0)
     # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs
     # as many shards as Discord recommends.
     shard_count: int | None = Field(default=None, gt=0)
@@ -174,6 +176,8 @@ class GameBot(commands.AutoShardedBot):
                 reminder_after=self.settings.reminder_hours * 3600,
                 announce_grace=self.settings.announce_grace_seconds,
                 game_threads=self.settings.game_threads,
+                ai_move_seconds=self.settings.ai_move_seconds,
+                analysis_seconds=self.settings.analysis_seconds,
             ),
         )
         self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")
@@ -219,6 +223,8 @@ class GameBot(commands.AutoShardedBot):
             if isinstance(cog, BackgroundCog):
                 await cog.stop()
         await super().close()
+        if self._service is not None:
+            self._service.thinker.close()
         if self.db is not None:
             await self.db.close()
             self.db = None

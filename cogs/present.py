@@ -64,6 +64,8 @@ def next_turn_line(locale: Any, row: GameRow, state: GameState) -> str | None:
     if side is None:
         return None
     who = mention(row.players[side])
+    if row.against_bot and side == row.ai_side:
+        return tr(locale, "{player} is thinking…", player=who)
     if state.chance:
         return tr(locale, "{player}, roll the die with /{game} roll.", player=who, game=row.game)
     return tr(locale, "{player}, your move ({side}).", player=who, side=side_name(locale, row.game, side))

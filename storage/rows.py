@@ -44,6 +44,13 @@ class GameRow:
         """Where the game is announced and played: its own thread when it has one, else its channel."""
         return self.thread_id or self.channel_id
 
+    ai_side: int | None = None  # the side the bot itself plays, in a game against it
+    ai_level: int | None = None
+
+    @property
+    def against_bot(self) -> bool:
+        return self.ai_side is not None
+
     @property
     def opponent_id(self) -> int:
         """The challenged member: whichever player did not issue the challenge."""
@@ -78,6 +85,8 @@ class GameRow:
             finished_at=row["finished_at"],
             thread_id=row["thread_id"],
             rematch_of=row["rematch_of"],
+            ai_side=row["ai_side"],
+            ai_level=row["ai_level"],
         )
 
 

@@ -1,8 +1,8 @@
 """A thread per game and rematches: ``games.thread_id`` (where a game is played, when it has its own thread) and
 ``games.rematch_of`` (the finished game a challenge is the rematch of; unique, so a game has one rematch).
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003_computer
 Create Date: 2026-11-22
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003_computer"
 branch_labels = None
 depends_on = None
 
