@@ -18,6 +18,7 @@ from typing import Any
 import games
 from engines import GameState, IllegalMove
 from sessions.computer import DEFAULT_LEVEL, HINT_LEVEL, Thinker
+from sessions.log import TAKEBACK, replay
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
 from storage.database import (
@@ -81,14 +82,14 @@ class ReplyTo:
 
 
 # Announcements of a game's moves: while one is undelivered, the game waits for it.
-MOVE_KINDS = ("start", "move", "finish")
+MOVE_KINDS = ("start", "move", "finish", "takeback")
 
 
 @dataclass(frozen=True)
 class PlayedMove:
     move: str
     player: int | None
-    kind: str  # "move" (a member's), "chance" (drawn by the bot), "forced_pass" (played by the bot)
+    kind: str  # "move" (a member's), "chance" (drawn by the bot), "forced_pass" (played by the bot), "takeback"
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ class Report:
     played: list[PlayedMove]
     finish: Finish | None = None
     announcement_id: int | None = None
-    kind: str = "move"  # "start" (a challenge accepted), "move" or "finish"
+    kind: str = "move"  # "start" (a challenge accepted), "move", "finish" or "takeback"
     by: int | None = None  # the member whose action this reports
 
 
@@ -125,7 +126,7 @@ class GameService:
         self.clock = clock
         self.draw = draw  # chance outcomes come from here only, so tests can load the dice
         self._locks: KeyedLocks[int] = KeyedLocks()
-        self._states: LruCache[int, GameState] = LruCache(STATE_CACHE_SIZE)
+        self._states: LruCache[int, tuple[int, GameState]] = LruCache(STATE_CACHE_SIZE)  # game -> (ply, state)
         # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
         self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
         self.thinker = Thinker(budget=self.settings.ai_move_seconds)
@@ -141,31 +142,27 @@ class GameService:
         return row
 
     async def state(self, row: GameRow) -> GameState:
-        """The engine state of a game: the replay of its move log, cached per ply."""
+        """The engine state of a game: the replay of its move log, cached per ply of the log."""
         cached = self._states.get(row.id)
-        if cached is not None and len(cached.moves) == row.ply:
-            return cached.copy()
-        state = games.find(row.game).new_game(**row.options)
-        for move in await self.db.moves(row.id):
-            state.play(move)
-        self._states.put(row.id, state.copy())
+        if cached is not None and cached[0] == row.ply:
+            return cached[1].copy()
+        state = self._replay(row, await self.db.moves(row.id))
+        self._states.put(row.id, (row.ply, state.copy()))
         return state
+
+    @staticmethod
+    def _replay(row: GameRow, log: list[str]) -> GameState:
+        member_side = None if row.ai_side is None else 1 - row.ai_side
+        return replay(games.find(row.game), row.options, log, member_side)
 
     async def position(self, row: GameRow, ply: int) -> GameState:
-        """The game as it stood after ``ply`` moves (0: the start), for replays."""
-        state = games.find(row.game).new_game(**row.options)
-        for move in (await self.db.moves(row.id))[: max(0, ply)]:
-            state.play(move)
-        return state
+        """The game as it stood after ``ply`` entries of its log (0: the start), for replays."""
+        return self._replay(row, (await self.db.moves(row.id))[: max(0, ply)])
 
     async def positions(self, row: GameRow) -> list[GameState]:
-        """Every position of the game, the start first: one more than the moves played."""
-        state = games.find(row.game).new_game(**row.options)
-        states = [state.copy()]
-        for move in await self.db.moves(row.id):
-            state.play(move)
-            states.append(state.copy())
-        return states
+        """Every position of the game, the start first: one more than the entries of its log."""
+        log = await self.db.moves(row.id)
+        return [self._replay(row, log[:ply]) for ply in range(len(log) + 1)]
 
     async def find_game(
         self,
@@ -373,6 +370,22 @@ class GameService:
         finally:
             self._thinking.discard(game_id)
 
+    async def takeback(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
+        """Against the bot, in games without dice: undo the member's last move and the bot's reply. The log
+        stays append-only: the takeback is itself an entry, and the history shows it."""
+        async with self._locks(game_id):
+            row = await self._active(game_id, user_id)
+            if not row.against_bot:
+                raise UserError("Takebacks are for games against the bot; between members, a move is a move.")
+            if games.find(row.game).chance_words:
+                raise UserError("This game has dice: a takeback would mean rolling again, so it has none.")
+            state, side = await self._my_turn(row, user_id)
+            log = await self.db.moves(row.id)
+            before = self._replay(row, [*log, TAKEBACK])
+            if before.moves == state.moves:
+                raise UserError("There is no move of yours to take back yet.")
+            return await self._commit(row, before, [PlayedMove(TAKEBACK, side, "takeback")], user_id, reply)
+
     async def hint(self, game_id: int, user_id: int) -> tuple[GameRow, GameState, str]:
         """The level-3 suggestion for the member to act in a game against the bot: the game, the position after
         the suggested move, and the move."""
@@ -407,7 +420,7 @@ class GameService:
             raise UserError("You can analyse only your own games.")
         if row.status != "finished":
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=row.id)
-        moves = await self.db.moves(row.id)
+        moves = (await self.state(row)).moves  # the moves in force: takebacks undone
         judged = await self.thinker.analysis(row.game, row.options, moves, self.settings.analysis_seconds)
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])
@@ -431,7 +444,7 @@ class GameService:
             opening = [(p.move, p.player, None) for p in played]
             if not await self.db.activate(game_id, self.clock(), opening, announce):
                 raise UserError("This challenge is no longer open.")
-            self._states.put(game_id, state.copy())
+            self._states.put(game_id, (len(played), state.copy()))
             pending = await self.db.pending_for_game(game_id)
             return Report(await self.row(game_id), state, played, None, pending[-1].id, "start", user_id)
 
@@ -623,8 +636,9 @@ class GameService:
         if state.is_over:
             result = state.result()
             finish = (result.winner, result.reason, tuple(result.scores))
-        rows = [(p.move, p.player, user_id if p.kind == "move" else None) for p in played]
-        announce = self._announce("move", played, user_id, reply)
+        rows = [(p.move, p.player, user_id if p.kind in ("move", "takeback") else None) for p in played]
+        kind = "takeback" if played and played[0].kind == "takeback" else "move"
+        announce = self._announce(kind, played, user_id, reply)
         try:
             written = await self.db.append_moves(
                 row.id, row.ply, rows, self.clock(), finish, settle=self._rate, announce=announce
@@ -635,10 +649,10 @@ class GameService:
         if finish:
             self._states.pop(row.id)  # a finished game is rarely looked at again: replay it if it is
         else:
-            self._states.put(row.id, state.copy())
+            self._states.put(row.id, (written.row.ply, state.copy()))
         settled = written.settlement
         finished = None if settled is None else self._settle(written.row, settled)
-        return Report(written.row, state, played, finished, written.announcement_ids[0], "move", user_id)
+        return Report(written.row, state, played, finished, written.announcement_ids[0], kind, user_id)
 
     async def _end_without_move(
         self, row: GameRow, state: GameState, winner: int, reason: Ending, user_id: int, reply: ReplyTo | None
