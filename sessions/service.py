@@ -235,11 +235,8 @@ class GameService:
             raise UserError("You cannot challenge yourself. Pick another member of this server.")
         if opponent_is_bot:
             raise UserError("Bots cannot play. Challenge a person instead.")
-        try:
-            games.find(game).new_game(**options)
-        except ValueError as error:
-            raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
-        await self.expire_challenges()
+        self._check_options(game, options)
+        await self.expire_challenges([guild_id])
         if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
         if await self.db.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
@@ -247,29 +244,9 @@ class GameService:
                 "You already have {count} open challenges. Wait for an answer or cancel one first.",
                 count=MAX_OPEN_CHALLENGES,
             )
-        if side is None:
-            side = int(self.draw(["0", "1"]))
-        players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
-        now = self.clock()
-        try:
-            game_id = await self.db.insert_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                game=game,
-                options=options,
-                players=players,
-                challenger_id=challenger_id,
-                rated=rated,
-                now=now,
-                expires_at=now + self.settings.challenge_ttl,
-                rematch_of=rematch_of,
-            )
-        except DuplicateRematch as error:  # the other player clicked Rematch at the same moment
-            raise UserError("A rematch of game #{id} has already been offered.", id=rematch_of) from error
-        except DuplicateChallenge as error:  # another challenge between the two was stored meanwhile
-            raise UserError(
-                "There is already an open challenge between you two. Wait for it to be answered."
-            ) from error
+        game_id = await self._store_challenge(
+            game, guild_id, channel_id, challenger_id, opponent_id, options, side, rated, rematch_of=rematch_of
+        )
         return await self.row(game_id)
 
     async def rematch(self, game_id: int, user_id: int, *, guild_id: int, channel_id: int) -> GameRow:
@@ -313,28 +290,61 @@ class GameService:
         level = DEFAULT_LEVEL if level is None else level
         if level not in COMPUTER_LEVELS:
             raise UserError("The bot plays at levels 1 to 4.")
+        self._check_options(game, options)
+        game_id = await self._store_challenge(
+            game, guild_id, channel_id, member_id, bot_id, options, side, rated=False, ai_level=level
+        )
+        return await self.accept(game_id, bot_id, guild_id=guild_id, reply=reply)
+
+    @staticmethod
+    def _check_options(game: str, options: dict[str, Any]) -> None:
         try:
             games.find(game).new_game(**options)
         except ValueError as error:
             raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
+
+    async def _store_challenge(
+        self,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        options: dict[str, Any],
+        side: int | None,
+        rated: bool,
+        ai_level: int | None = None,
+        *,
+        rematch_of: int | None = None,
+    ) -> int:
+        """Store an open challenge, the challenger on ``side`` (drawn when None); with ``ai_level`` the opponent
+        is the bot itself; with ``rematch_of`` it is that game's one rematch. The database refuses a second open
+        challenge of a pair, however the two raced, and a second rematch of a game."""
         if side is None:
             side = int(self.draw(["0", "1"]))
-        players = (member_id, bot_id) if side == 0 else (bot_id, member_id)
+        players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
         now = self.clock()
-        game_id = await self.db.insert_game(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game=game,
-            options=options,
-            players=players,
-            challenger_id=member_id,
-            rated=False,
-            now=now,
-            expires_at=now + self.settings.challenge_ttl,
-            ai_side=1 - side,
-            ai_level=level,
-        )
-        return await self.accept(game_id, bot_id, guild_id=guild_id, reply=reply)
+        try:
+            return await self.db.insert_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                options=options,
+                players=players,
+                challenger_id=challenger_id,
+                rated=rated,
+                now=now,
+                expires_at=now + self.settings.challenge_ttl,
+                ai_side=None if ai_level is None else 1 - side,
+                ai_level=ai_level,
+                rematch_of=rematch_of,
+            )
+        except DuplicateRematch as error:  # the other player clicked Rematch at the same moment
+            raise UserError("A rematch of game #{id} has already been offered.", id=rematch_of) from error
+        except DuplicateChallenge as error:  # another challenge between the two was stored meanwhile
+            raise UserError(
+                "There is already an open challenge between you two. Wait for it to be answered."
+            ) from error
 
     async def bot_games_to_move(self, guild_ids: list[int] | None = None) -> list[int]:
         """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
@@ -359,6 +369,9 @@ class GameService:
                 if row.status != "active" or not row.against_bot or state.to_act != row.ai_side:
                     return reports
                 bot_id = row.players[state.to_act]
+                # The bot is never in a hurry: it lets the member's reply land however slow Discord is; past the
+                # grace the outbox has taken that announcement over, so this wait always ends.
+                await self._wait_for_announcement(game_id, limit=self.settings.announce_grace + 1)
                 if state.chance:
                     reports.append(await self.roll(game_id, bot_id))
                     continue
@@ -589,12 +602,12 @@ class GameService:
         await self._wait_for_announcement(row.id)
         return row
 
-    async def _wait_for_announcement(self, game_id: int) -> None:
+    async def _wait_for_announcement(self, game_id: int, limit: float = ANNOUNCE_WAIT) -> None:
         """Let the last move's own reply land before the next action (a quick opponent, a double click), so
-        announcements come in order; past a short wait, say so instead of keeping the member waiting."""
+        announcements come in order; past ``limit`` seconds, say so instead of keeping the member waiting."""
         waited = 0.0
         while any(self._being_announced(pending) for pending in await self.db.pending_for_game(game_id)):
-            if waited >= ANNOUNCE_WAIT:
+            if waited >= limit:
                 raise UserError("The last move is still being announced. Look again in a moment.")
             await asyncio.sleep(0.05)
             waited += 0.05
