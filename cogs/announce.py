@@ -102,7 +102,9 @@ async def post_report(
 
 
 async def reply_with_report(interaction: discord.Interaction, report: Report, *, edit: bool = False) -> None:
-    """Answer the member's interaction with the announcement of what they just did, then mark it delivered.
+    """Answer the member's interaction with the announcement of what they just did, mark it delivered, and in a
+    game against the bot let it take its turn (whatever the member did: a move, a roll that ended in a forced
+    pass, a takeback).
 
     One request: the reply carries the board. ``edit`` replaces the message the clicked button is on (an
     accepted challenge). A failure leaves the announcement to the outbox worker; it is logged, never shown as
@@ -110,10 +112,13 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     message's score refreshed (one more request, best-effort)."""
     service = service_of(interaction)
     thread_id = report.row.thread_id
-    if thread_id is not None and interaction.channel_id != thread_id and not edit:
-        await redirect_to_thread(interaction, report, thread_id)
-        return
-    await _reply(interaction, report, edit=edit)
+    try:
+        if thread_id is not None and interaction.channel_id != thread_id and not edit:
+            await redirect_to_thread(interaction, report, thread_id)
+            return
+        await _reply(interaction, report, edit=edit)
+    finally:
+        start_bot_turn(interaction.client, report.row)
     if thread_id is not None:
         await update_header(interaction.client, service, report.row.id)
 
