@@ -23,6 +23,8 @@ from cogs.background import BackgroundCog
 from cogs.common import ChallengeButton, cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
+from cogs.lists import GamesCog, GamesPageButton
+from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
 from cogs.tree import GameTree
 from locales import catalogue, language_of
@@ -33,8 +35,16 @@ from storage.engine import DEFAULT_URL
 
 log = logging.getLogger("bot")
 
-# Only what the bot uses: read and post in channels, with embeds and board images.
-INVITE_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True, attach_files=True)
+# Only what the bot uses: read and post in channels, with embeds and board images; open a public thread per game
+# and post in it. No manage_threads: the bot never archives, locks or edits threads.
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+)
 
 
 class Settings(BaseSettings):
@@ -55,6 +65,8 @@ class Settings(BaseSettings):
     announce_seconds: float = Field(default=5, gt=0)
     announce_grace_seconds: float = Field(default=10, ge=0)
     sync_commands: bool = True
+    # A thread per accepted game (issue 14 will make this a per-server setting).
+    game_threads: bool = True
     ai_move_seconds: float | None = Field(default=None, gt=0)
     analysis_seconds: float = Field(default=0.15, gt=0)
     # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs
@@ -163,13 +175,14 @@ class GameBot(commands.AutoShardedBot):
                 challenge_ttl=self.settings.challenge_ttl_minutes * 60,
                 reminder_after=self.settings.reminder_hours * 3600,
                 announce_grace=self.settings.announce_grace_seconds,
+                game_threads=self.settings.game_threads,
                 ai_move_seconds=self.settings.ai_move_seconds,
                 analysis_seconds=self.settings.analysis_seconds,
             ),
         )
         self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton, ReplayButton)
+        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
         await self.add_cog(Announcer(self, self, self.settings.announce_seconds))
@@ -181,7 +194,7 @@ class GameBot(commands.AutoShardedBot):
         """The cogs with commands: one per registered game, then the shared ones. The registry is the only
         list of games."""
         per_game: list[commands.Cog] = [cog_class(entry)(self) for entry in games.entries()]
-        return [*per_game, leaderboard_cog(self), StatsCog(self)]
+        return [*per_game, leaderboard_cog(self), StatsCog(self), GamesCog(self)]
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

@@ -25,6 +25,8 @@ from discord.ext import commands, tasks
 from cogs import present
 from cogs.background import BackgroundCog
 from cogs.context import display_names, service_of
+from cogs.rematch import rematch_view
+from cogs.threads import update_header
 from locales import N_, tr
 from sessions.host import ServiceHost
 from sessions.service import MOVE_KINDS, GameService, ReplyTo, Report
@@ -72,6 +74,33 @@ async def report_message(
     return text, discord.File(io.BytesIO(png), filename=name)
 
 
+def report_view(report: Report, locale: Any) -> dict[str, Any]:
+    """The buttons a report's message carries: Rematch under a finished game's last announcement."""
+    if report.finish is None or report.row.against_bot:  # against the bot, a new challenge of it is the rematch
+        return {}
+    return {"view": rematch_view(report.row.id, locale)}
+
+
+async def post_report(
+    client: discord.Client, service: GameService, channel: discord.abc.Messageable, row: GameRow, report: Report
+) -> None:
+    """Post a report's board in ``channel`` (the game's thread, when the member acted elsewhere) with the
+    announcement's nonce, and mark it delivered. A failure leaves it to the outbox, which posts in the same
+    place."""
+    guild = client.get_guild(row.guild_id)
+    locale = guild.preferred_locale if guild else None
+    announcement_id = report.announcement_id or 0
+    try:
+        text, file = await report_message(guild, service, locale, report)
+        message = await channel.send(text, file=file, nonce=f"a{announcement_id}", **report_view(report, locale))
+        await service.db.mark_delivered(announcement_id, message.id)
+    except (discord.HTTPException, TimeoutError, OSError) as error:
+        log.warning("Posting announcement %s failed; the outbox will deliver it: %s", announcement_id, error)
+        return
+    if report.kind != "start":
+        await update_header(client, service, row.id)
+
+
 async def reply_with_report(interaction: discord.Interaction, report: Report, *, edit: bool = False) -> None:
     """Answer the member's interaction with the announcement of what they just did, mark it delivered, and in a
     game against the bot let it take its turn (whatever the member did: a move, a roll that ended in a forced
@@ -79,16 +108,39 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
 
     One request: the reply carries the board. ``edit`` replaces the message the clicked button is on (an
     accepted challenge). A failure leaves the announcement to the outbox worker; it is logged, never shown as
-    an error, because the action itself was committed."""
+    an error, because the action itself was committed. A game played in a thread then gets its challenge
+    message's score refreshed (one more request, best-effort)."""
+    service = service_of(interaction)
+    thread_id = report.row.thread_id
     try:
+        if thread_id is not None and interaction.channel_id != thread_id and not edit:
+            await redirect_to_thread(interaction, report, thread_id)
+            return
         await _reply(interaction, report, edit=edit)
     finally:
         start_bot_turn(interaction.client, report.row)
+    if thread_id is not None:
+        await update_header(interaction.client, service, report.row.id)
+
+
+async def redirect_to_thread(interaction: discord.Interaction, report: Report, thread_id: int) -> None:
+    """A member acted on a threaded game from outside its thread: the board goes to the thread, where the game
+    is followed, and the member is told privately where (two requests instead of one)."""
+    service = service_of(interaction)
+    try:
+        await interaction.response.send_message(
+            tr(interaction.locale, "Done. The board is in {thread}.", thread=f"<#{thread_id}>"), ephemeral=True
+        )
+    except (discord.HTTPException, TimeoutError, OSError) as error:
+        log.info("Could not point %s to the thread: %s", interaction.user.id, error)
+    thread = interaction.client.get_partial_messageable(thread_id, guild_id=report.row.guild_id)
+    await post_report(interaction.client, service, thread, report.row, report)
 
 
 async def _reply(interaction: discord.Interaction, report: Report, *, edit: bool) -> None:
     service = service_of(interaction)
     locale = interaction.guild_locale
+    buttons = report_view(report, locale)
     drawing = asyncio.ensure_future(report_message(interaction.guild, service, locale, report))
     try:
         try:
@@ -96,13 +148,17 @@ async def _reply(interaction: discord.Interaction, report: Report, *, edit: bool
         except TimeoutError:  # slow drawing: hold the interaction, then fill in the reply
             await (interaction.response.defer() if edit else interaction.response.defer(thinking=True))
             text, file = await drawing
-            message = await interaction.edit_original_response(content=text, attachments=[file], view=None)
+            message = await interaction.edit_original_response(
+                content=text, attachments=[file], **(buttons or {"view": None})
+            )
             await service.db.mark_delivered(report.announcement_id or 0, message.id)
             return
         if edit:
-            callback = await interaction.response.edit_message(content=text, attachments=[file], view=None)
+            callback = await interaction.response.edit_message(
+                content=text, attachments=[file], **(buttons or {"view": None})
+            )
         else:
-            callback = await interaction.response.send_message(text, file=file)
+            callback = await interaction.response.send_message(text, file=file, **buttons)
         await service.db.mark_delivered(report.announcement_id or 0, callback.message_id)
     except discord.HTTPException as error:
         if error.code == ALREADY_ANSWERED:  # a retried answer that Discord had applied: it is there
@@ -188,22 +244,22 @@ class Announcer(BackgroundCog):
         if announcement.kind in MOVE_KINDS:
             report = await self.service.announcement_report(announcement)
             text, file = await report_message(guild, self.service, locale, report)
-            found = await self._finish_reply(announcement, text, file)
-            if found is not None:
-                return found
-            text, file = await report_message(guild, self.service, locale, report)  # a File is read once
-            message = await channel.send(text, file=file, nonce=nonce(announcement))
-            if announcement.kind == "start" and report.row.challenge_message_id is not None:
-                try:  # the accepted challenge keeps no buttons, though its own reply never came
-                    await channel.get_partial_message(report.row.challenge_message_id).edit(view=None)
-                except discord.HTTPException as error:
-                    log.info("Could not clear the buttons of challenge %s: %s", report.row.id, error)
-            return message.id
+            found = await self._finish_reply(announcement, text, file, report_view(report, locale))
+            if found is None:
+                text, file = await report_message(guild, self.service, locale, report)  # a File is read once
+                message = await channel.send(text, file=file, nonce=nonce(announcement), **report_view(report, locale))
+                found = message.id
+                if announcement.kind == "start" and report.row.thread_id is None:
+                    await self._clear_challenge(report.row)
+            if report.row.thread_id is not None:  # its challenge message shows the score: the header
+                await update_header(self.bot, self.service, report.row.id)
+            return found
         row = await self.service.row(announcement.game_id)
         if announcement.kind == "reminder":
             payload = announcement.payload
             text = tr(locale, REMINDER, user=payload["user_id"], game=row.game, id=row.id, hours=payload["hours"])
             return (await channel.send(text, nonce=nonce(announcement))).id
+        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)  # the challenge's own
         if announcement.kind in ("expiry", "closed") and row.challenge_message_id is not None:
             if announcement.kind == "expiry":
                 text = tr(locale, EXPIRED)
@@ -213,7 +269,20 @@ class Announcer(BackgroundCog):
             return row.challenge_message_id
         return None  # nothing to show (a challenge message never posted)
 
-    async def _finish_reply(self, announcement: AnnouncementRow, text: str, file: discord.File) -> int | None:
+    async def _clear_challenge(self, row: GameRow) -> None:
+        """The accepted challenge keeps no buttons, though its own reply never came. It is in the game's channel,
+        whatever channel the announcements go to."""
+        if row.challenge_message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        try:
+            await channel.get_partial_message(row.challenge_message_id).edit(view=None)
+        except discord.HTTPException as error:
+            log.info("Could not clear the buttons of challenge %s: %s", row.id, error)
+
+    async def _finish_reply(
+        self, announcement: AnnouncementRow, text: str, file: discord.File, buttons: dict[str, Any]
+    ) -> int | None:
         """When the member's reply may still be reachable: the message id if it arrived (or once a reply left
         "thinking" is filled in), else None."""
         reply = announcement.payload.get("reply")
@@ -226,7 +295,7 @@ class Announcer(BackgroundCog):
             return None  # never answered
         if not original.flags.loading:
             return original.id
-        edited = await webhook.edit_message(original.id, content=text, attachments=[file])
+        edited = await webhook.edit_message(original.id, content=text, attachments=[file], **buttons)
         return edited.id
 
 

@@ -21,9 +21,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.announce import reply_to, reply_with_closed, reply_with_report
+from cogs.announce import post_report, reply_to, reply_with_closed, reply_with_report
 from cogs.context import display_names, remember_members, service_of
 from cogs.replay import animation_file, position_message
+from cogs.threads import open_game_thread, tell_once
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from engines import GameState
 from games import GameEntry
@@ -112,11 +113,42 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
     where = {"guild_id": interaction.guild_id, "message_id": message_id, "reply": reply_to(interaction)}
     if action == "accept":
         report = await service.accept(game_id, interaction.user.id, **where)
-        await reply_with_report(interaction, report, edit=True)  # the challenge becomes the first board
+        thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
+        if thread is None:
+            await reply_with_report(interaction, report, edit=True)  # the challenge becomes the first board
+            if tell:
+                await tell_once(interaction)
+            return
+        # The first board opens the thread. If this post fails the outbox posts it there (set_thread moved it).
+        await post_report(interaction.client, service, thread, await service.row(game_id), report)
         return
     closing = service.decline if action == "decline" else service.cancel
     row, announcement_id = await closing(game_id, interaction.user.id, **where)
     await reply_with_closed(interaction, row.status, announcement_id)
+
+
+async def post_challenge(interaction: discord.Interaction, row: GameRow) -> None:
+    """Answer the interaction with the public challenge of ``row`` (a new challenge, or a rematch) and its
+    buttons, and remember the message: its buttons answer only there."""
+    service = service_of(interaction)
+    locale = interaction.guild_locale
+    minutes = round(service.settings.challenge_ttl / 60)
+    described = ", ".join(f"{key} {value}" for key, value in row.options.items())
+    text = tr(
+        locale,
+        "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
+        "{challenger} plays {side}. The challenge expires in {minutes} min.",
+        opponent=f"<@{row.opponent_id}>",
+        challenger=f"<@{row.challenger_id}>",
+        title=present.title(row.game),
+        options=described or tr(locale, "standard rules"),
+        rated=tr(locale, "rated") if row.rated else tr(locale, "unrated"),
+        side=present.side_name(locale, row.game, row.side_of(row.challenger_id) or 0),
+        minutes=minutes,
+    )
+    callback = await interaction.response.send_message(text, view=challenge_view(row.id, locale))
+    if callback.message_id is not None:  # the callback names the message: no second request to look it up
+        await service.db.set_message(row.id, "challenge_message_id", callback.message_id)
 
 
 def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
@@ -237,24 +269,7 @@ class GameCog(commands.GroupCog):
             side=side,
             rated=rated,
         )
-        locale = interaction.guild_locale
-        minutes = round(self.service.settings.challenge_ttl / 60)
-        described = ", ".join(f"{key} {value}" for key, value in options.items())
-        text = tr(
-            locale,
-            "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
-            "{challenger} plays {side}. The challenge expires in {minutes} min.",
-            opponent=opponent.mention,
-            challenger=interaction.user.mention,
-            title=self.entry.title,
-            options=described or tr(locale, "standard rules"),
-            rated=tr(locale, "rated") if rated else tr(locale, "unrated"),
-            side=present.side_name(locale, self.game, row.side_of(interaction.user.id) or 0),
-            minutes=minutes,
-        )
-        callback = await interaction.response.send_message(text, view=challenge_view(row.id, locale))
-        if callback.message_id is not None:
-            await self.service.db.set_message(row.id, "challenge_message_id", callback.message_id)
+        await post_challenge(interaction, row)
 
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False

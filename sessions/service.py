@@ -21,7 +21,16 @@ from sessions.computer import DEFAULT_LEVEL, HINT_LEVEL, Thinker
 from sessions.log import TAKEBACK, replay
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
-from storage.database import Database, DuplicateChallenge, GameRow, NewRating, RatingRow, Settlement, StalePly
+from storage.database import (
+    Database,
+    DuplicateChallenge,
+    DuplicateRematch,
+    GameRow,
+    NewRating,
+    RatingRow,
+    Settlement,
+    StalePly,
+)
 from storage.outbox import Announce, AnnouncementRow
 
 MAX_MOVE_TEXT = 100
@@ -57,6 +66,8 @@ class Settings:
     # How long the process that committed an action has to announce it in its own reply, before any process's
     # outbox worker may take the announcement over (Discord answers within 3 s, or never).
     announce_grace: float = 10.0
+    # Each accepted game gets its own thread, started from the challenge message (GAME_THREADS).
+    game_threads: bool = True
     ai_move_seconds: float | None = None  # a cap on the bot's thinking time at every level (tests, small hosts)
     analysis_seconds: float = 0.15  # search time per position when analysing a whole game
 
@@ -183,6 +194,22 @@ class GameService:
                 raise UserError("Several {game} games are on here: choose one with the game option.", game=game)
         raise UserError("You have no {game} game in this channel. Start one with /{game} challenge.", game=game)
 
+    async def game_list(
+        self, guild_id: int, user_id: int | None, page: int, per_page: int
+    ) -> tuple[list[tuple[GameRow, GameState]], int]:
+        """One page of the server's active games with their states, and the number of pages. With ``user_id``,
+        that member's games only, those waiting for them first (whose turn it is needs the states, so the
+        member's games are ordered here; a member has few); else the newest first, paged in SQL."""
+        if user_id is None:
+            rows, total = await self.db.guild_games(guild_id, limit=per_page, offset=page * per_page)
+            listed = [(row, await self.state(row)) for row in rows]
+        else:
+            rows, total = await self.db.guild_games(guild_id, user_id=user_id)
+            every = [(row, await self.state(row)) for row in rows]
+            every.sort(key=lambda pair: self._acting(pair[0], pair[1]) != user_id)  # stable: newest first within
+            listed = every[page * per_page : (page + 1) * per_page]
+        return listed, max(1, -(-total // per_page))
+
     async def games_for_choice(self, game: str, user_id: int, channel_id: int) -> list[GameRow]:
         """Candidates for a command's ``game`` option: the caller's games here first, then others here."""
         active = await self.db.active_games(channel_id=channel_id, game=game)
@@ -202,6 +229,7 @@ class GameService:
         options: dict[str, Any],
         side: int | None,
         rated: bool,
+        rematch_of: int | None = None,
     ) -> GameRow:
         if opponent_id == challenger_id:
             raise UserError("You cannot challenge yourself. Pick another member of this server.")
@@ -217,9 +245,33 @@ class GameService:
                 count=MAX_OPEN_CHALLENGES,
             )
         game_id = await self._store_challenge(
-            game, guild_id, channel_id, challenger_id, opponent_id, options, side, rated
+            game, guild_id, channel_id, challenger_id, opponent_id, options, side, rated, rematch_of=rematch_of
         )
         return await self.row(game_id)
+
+    async def rematch(self, game_id: int, user_id: int, *, guild_id: int, channel_id: int) -> GameRow:
+        """A finished game's player challenges the other to the same game again: sides swapped, the same options
+        and rated flag, through :meth:`challenge` so every limit applies. One rematch per game."""
+        row = await self.row(game_id, guild_id)
+        side = row.side_of(user_id)
+        if side is None or row.against_bot:  # the bot never clicks; its games show no Rematch button
+            raise UserError("Only the two players of game #{id} can ask for a rematch.", id=game_id)
+        if row.status != "finished":
+            raise UserError("Game #{id} is not over yet.", id=game_id)
+        if await self.db.rematch_of(game_id) is not None:
+            raise UserError("A rematch of game #{id} has already been offered.", id=game_id)
+        return await self.challenge(
+            game=row.game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=user_id,
+            opponent_id=row.players[1 - side],
+            opponent_is_bot=False,
+            options=row.options,
+            side=1 - side,  # the sides swapped
+            rated=row.rated,
+            rematch_of=game_id,
+        )
 
     async def challenge_computer(
         self,
@@ -262,9 +314,12 @@ class GameService:
         side: int | None,
         rated: bool,
         ai_level: int | None = None,
+        *,
+        rematch_of: int | None = None,
     ) -> int:
         """Store an open challenge, the challenger on ``side`` (drawn when None); with ``ai_level`` the opponent
-        is the bot itself. The database refuses a second open challenge of a pair, however the two raced."""
+        is the bot itself; with ``rematch_of`` it is that game's one rematch. The database refuses a second open
+        challenge of a pair, however the two raced, and a second rematch of a game."""
         if side is None:
             side = int(self.draw(["0", "1"]))
         players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
@@ -282,7 +337,10 @@ class GameService:
                 expires_at=now + self.settings.challenge_ttl,
                 ai_side=None if ai_level is None else 1 - side,
                 ai_level=ai_level,
+                rematch_of=rematch_of,
             )
+        except DuplicateRematch as error:  # the other player clicked Rematch at the same moment
+            raise UserError("A rematch of game #{id} has already been offered.", id=rematch_of) from error
         except DuplicateChallenge as error:  # another challenge between the two was stored meanwhile
             raise UserError(
                 "There is already an open challenge between you two. Wait for it to be answered."

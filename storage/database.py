@@ -26,6 +26,7 @@ from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries
 from storage.rows import (
     OUTCOMES,
     DuplicateChallenge,
+    DuplicateRematch,
     GameRow,
     MoveRow,
     NewRating,
@@ -37,7 +38,7 @@ from storage.rows import (
     StalePly,
     Written,
 )
-from storage.schema import OPEN_CHALLENGE_INDEX, games, rating_changes, ratings, records
+from storage.schema import OPEN_CHALLENGE_INDEX, REMATCH_INDEX, announcements, games, rating_changes, ratings, records
 from storage.schema import moves as moves_table
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "AnnouncementRow",
     "Database",
     "DuplicateChallenge",
+    "DuplicateRematch",
     "GameRow",
     "NewRating",
     "RatingRow",
@@ -105,11 +107,13 @@ class Database(OutboxQueries):
         rated: bool,
         now: float,
         expires_at: float,
+        rematch_of: int | None = None,
         ai_side: int | None = None,
         ai_level: int | None = None,
     ) -> int:
         """A new open challenge. Raises :class:`DuplicateChallenge` if the pair already has one in this server,
-        whoever challenged whom: a unique index decides, so racing challenges cannot both be stored."""
+        whoever challenged whom: a unique index decides, so racing challenges cannot both be stored. With
+        ``rematch_of``, :class:`DuplicateRematch` if that game already has its rematch (a unique index too)."""
         try:
             async with self.transaction() as connection:
                 result = await connection.execute(
@@ -129,6 +133,7 @@ class Database(OutboxQueries):
                         ply=0,
                         created_at=now,
                         expires_at=expires_at,
+                        rematch_of=rematch_of,
                     )
                     .returning(games.c.id)
                 )
@@ -136,6 +141,8 @@ class Database(OutboxQueries):
         except sa.exc.IntegrityError as error:
             if OPEN_CHALLENGE_INDEX in str(error.orig):
                 raise DuplicateChallenge(guild_id, players) from error
+            if REMATCH_INDEX in str(error.orig) or "rematch_of" in str(error.orig):
+                raise DuplicateRematch(rematch_of) from error
             raise
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -163,10 +170,30 @@ class Database(OutboxQueries):
         return int(rows[0]["n"])
 
     async def active_games_of(self, user_id: int, channel_id: int | None = None) -> list[GameRow]:
+        """A member's active games; with ``channel_id``, those played there: in that channel or in that thread."""
         where = [games.c.status == "active", sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id)]
         if channel_id is not None:
-            where.append(games.c.channel_id == channel_id)
+            where.append(_played_in(channel_id))
         return await self._games(*where)
+
+    async def rematch_of(self, game_id: int) -> GameRow | None:
+        """The challenge or game that is the rematch of ``game_id``, if one was offered."""
+        rows = await self._games(games.c.rematch_of == game_id)
+        return rows[0] if rows else None
+
+    async def guild_games(
+        self, guild_id: int, *, user_id: int | None = None, limit: int | None = None, offset: int = 0
+    ) -> tuple[list[GameRow], int]:
+        """A page of a server's active games (of ``user_id`` only, when given), newest first, and how many there
+        are in all: filtered and counted in SQL (``games_by_guild_status``)."""
+        where = [games.c.guild_id == guild_id, games.c.status == "active"]
+        if user_id is not None:
+            where.append(sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id))
+        page = sa.select(games).where(*where).order_by(games.c.id.desc()).offset(offset)
+        if limit is not None:
+            page = page.limit(limit)
+        total = await self._rows(sa.select(sa.func.count().label("n")).where(*where))
+        return [GameRow.from_sql(row) for row in await self._rows(page)], int(total[0]["n"])
 
     async def active_games(
         self, *, guild_id: int | None = None, channel_id: int | None = None, game: str | None = None
@@ -176,7 +203,7 @@ class Database(OutboxQueries):
         if guild_id is not None:
             where.append(games.c.guild_id == guild_id)
         if channel_id is not None:
-            where.append(games.c.channel_id == channel_id)
+            where.append(_played_in(channel_id))
         if game is not None:
             where.append(games.c.game == game)
         return await self._games(*where)
@@ -204,6 +231,26 @@ class Database(OutboxQueries):
         if guild_ids is not None:
             where.append(games.c.guild_id.in_(guild_ids))
         return await self._games(*where)
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """The game is played in its own thread from now on: its announcements still owed go there too (the
+        accepted game's first board was written to the outbox before the thread existed). They lose the
+        interaction they were to be delivered by: that reply now answers in the channel, not with the board, so
+        a worker must post the board in the thread rather than find that reply and take it for the board."""
+        owed = (
+            announcements.c.game_id == game_id,
+            announcements.c.delivered_at.is_(None),
+            announcements.c.kind.in_(("start", "move", "finish", "reminder")),
+        )
+        async with self.transaction() as connection:
+            await connection.execute(sa.update(games).where(games.c.id == game_id).values(thread_id=thread_id))
+            found = await connection.execute(sa.select(announcements.c.id, announcements.c.payload).where(*owed))
+            for announcement_id, payload in found.all():
+                await connection.execute(
+                    sa.update(announcements)
+                    .where(announcements.c.id == announcement_id)
+                    .values(channel_id=thread_id, payload={**payload, "reply": None})
+                )
 
     async def set_message(self, game_id: int, column: str, message_id: int) -> None:
         if column != "challenge_message_id":
@@ -272,7 +319,12 @@ class Database(OutboxQueries):
     async def _update_game(connection: AsyncConnection, update: sa.Update, announce: AnnounceArg, now: float) -> bool:
         """Run a conditional UPDATE of one game; if it matched, write ``announce`` for it. True if it matched."""
         result = await connection.execute(
-            update.returning(games.c.id, games.c.guild_id, games.c.channel_id, games.c.ply)
+            update.returning(
+                games.c.id,
+                games.c.guild_id,
+                sa.func.coalesce(games.c.thread_id, games.c.channel_id).label("channel_id"),
+                games.c.ply,
+            )
         )
         row = result.mappings().first()
         if row is None:
@@ -396,7 +448,7 @@ class Database(OutboxQueries):
             connection,
             game_id=row.id,
             guild_id=row.guild_id,
-            channel_id=row.channel_id,
+            channel_id=row.announce_channel_id,  # the game's thread when it has one
             ply=row.ply,
             announce=announce,
             now=now,
@@ -513,3 +565,8 @@ class Database(OutboxQueries):
             .order_by(records.c.game)
         )
         return [RecordRow(r["game"], r["wins"], r["losses"], r["draws"]) for r in rows]
+
+
+def _played_in(channel_id: int) -> sa.ColumnElement[bool]:
+    """A game played in this channel: its own channel, or its thread (a command used inside the thread)."""
+    return sa.or_(games.c.channel_id == channel_id, games.c.thread_id == channel_id)

@@ -36,6 +36,14 @@ class GameRow:
     last_move_at: float | None
     reminded_at: float | None
     finished_at: float | None
+    thread_id: int | None = None
+    rematch_of: int | None = None
+
+    @property
+    def announce_channel_id(self) -> int:
+        """Where the game is announced and played: its own thread when it has one, else its channel."""
+        return self.thread_id or self.channel_id
+
     ai_side: int | None = None  # the side the bot itself plays, in a game against it
     ai_level: int | None = None
 
@@ -75,6 +83,8 @@ class GameRow:
             last_move_at=row["last_move_at"],
             reminded_at=row["reminded_at"],
             finished_at=row["finished_at"],
+            thread_id=row["thread_id"],
+            rematch_of=row["rematch_of"],
             ai_side=row["ai_side"],
             ai_level=row["ai_level"],
         )
@@ -129,6 +139,10 @@ class Written:
 
 class StalePly(Exception):
     """The game moved on (or ended) between reading it and writing a move: the write was refused."""
+
+
+class DuplicateRematch(Exception):
+    """That finished game already has its rematch (the database refused a second)."""
 
 
 class DuplicateChallenge(Exception):

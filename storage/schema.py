@@ -95,6 +95,10 @@ games = sa.Table(
     sa.Column("score0", sa.Integer),
     sa.Column("score1", sa.Integer),
     sa.Column("challenge_message_id", sa.BigInteger),
+    # The game's own thread (started from the challenge message), where it is announced; NULL: its channel.
+    sa.Column("thread_id", sa.BigInteger),
+    # The finished game this challenge is a rematch of (at most one rematch per game: a unique index).
+    sa.Column("rematch_of", sa.BigInteger),
     sa.Column("created_at", Time, nullable=False),
     sa.Column("expires_at", Time),
     sa.Column("started_at", Time),
@@ -116,6 +120,11 @@ sa.Index("games_by_player0", games.c.player0_id, games.c.status)
 sa.Index("games_by_player1", games.c.player1_id, games.c.status)
 sa.Index("games_by_expiry", games.c.status, games.c.expires_at)
 sa.Index("games_by_idle", games.c.status, games.c.last_move_at)
+# A command used in a game's thread, and the server's game lists.
+sa.Index("games_by_thread", games.c.thread_id, games.c.status)
+sa.Index("games_by_guild_status", games.c.guild_id, games.c.status, games.c.id)
+REMATCH_INDEX = "games_one_rematch"
+sa.Index(REMATCH_INDEX, games.c.rematch_of, unique=True)
 # One open challenge per pair of members in a server, whoever challenged whom.
 OPEN_CHALLENGE_INDEX = "games_one_open_challenge_per_pair"
 sa.Index(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
 import pytest
 
 import bot as bot_module
@@ -64,3 +65,22 @@ def test_shard_settings_name_this_processs_shards() -> None:
 def test_a_sharded_bot_runs_only_its_shards() -> None:
     built = bot_module.create_bot(bot_module.Settings(_env_file=None, shard_count=4, shard_ids="2-3"))
     assert built.shard_count == 4 and built.shard_ids == [2, 3]
+
+
+def test_threads_are_on_by_default_and_the_invite_asks_for_what_threads_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GAME_THREADS", raising=False)
+    assert bot_module.Settings(_env_file=None).game_threads is True
+    monkeypatch.setenv("GAME_THREADS", "false")
+    assert bot_module.Settings(_env_file=None).game_threads is False
+    # A thread per game needs these two; the bot never archives, locks or renames threads, so no manage_threads.
+    assert (
+        discord.Permissions(
+            view_channel=True,
+            send_messages=True,
+            embed_links=True,
+            attach_files=True,
+            create_public_threads=True,
+            send_messages_in_threads=True,
+        )
+        == bot_module.INVITE_PERMISSIONS
+    )

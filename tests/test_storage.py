@@ -20,7 +20,7 @@ from alembic.script import ScriptDirectory
 import engines
 from sessions.ratings import Rating, rate
 from sessions.service import GameService
-from storage.database import Announce, Database, DuplicateChallenge, GameRow, StalePly
+from storage.database import Announce, Database, DuplicateChallenge, DuplicateRematch, GameRow, StalePly
 from storage.migrate import alembic_config, migration_connection, upgrade_url
 from storage.schema import metadata, records
 
@@ -508,3 +508,41 @@ async def test_finishes_of_games_with_the_players_in_opposite_seats_do_not_deadl
     for user in (ALICE, BOB):
         assert (await db.rating(GUILD, "iago", user)).rated_games == 2 * rounds  # type: ignore[union-attr]
         assert [(r.wins, r.losses) for r in await db.records_of(GUILD, user)] == [(rounds, rounds)]
+
+
+THREAD = 555_654_321_098_765_432
+
+
+async def test_a_game_in_a_thread_is_found_there_and_announced_there(db: Database) -> None:
+    game_id = await new_game(db, active=False)
+    assert await db.activate(game_id, 2.0, [], Announce("start", {"reply": {"token": "t"}}, delay=10))
+    await db.set_thread(game_id, THREAD)
+    (start,) = await db.pending_for_game(game_id)
+    assert start.channel_id == THREAD and start.payload["reply"] is None  # the click no longer carries the board
+    assert [r.id for r in await db.active_games_of(ALICE, THREAD)] == [game_id]
+    assert [r.id for r in await db.active_games_of(ALICE, CHANNEL)] == [game_id]  # and from the parent channel
+    assert await db.active_games_of(ALICE, THREAD + 1) == []
+    written = await db.append_moves(game_id, 0, [("D3", 0, ALICE)], 3.0, announce=Announce("move"))
+    assert (await db.announcement(written.announcement_ids[0])).channel_id == THREAD
+    assert await db.claim_reminder(game_id, 3.0, 4.0, {"user_id": BOB})
+    assert (await db.pending_for_game(game_id))[-1].channel_id == THREAD
+
+
+async def test_a_finished_game_has_one_rematch(db: Database) -> None:
+    game_id = await new_game(db)
+    assert await db.rematch_of(game_id) is None
+    common = dict(guild_id=GUILD, channel_id=CHANNEL, game="iago", options={}, rated=True, now=5.0, expires_at=9.0)
+    rematch = await db.insert_game(players=(BOB, ALICE), challenger_id=BOB, rematch_of=game_id, **common)
+    assert (await db.rematch_of(game_id)).id == rematch
+    with pytest.raises(DuplicateRematch):  # the unique index, whoever asks (here another pair, so no pair clash)
+        await db.insert_game(players=(CAROL, DAVE), challenger_id=CAROL, rematch_of=game_id, **common)
+
+
+async def test_game_lists_are_filtered_by_server_and_member_in_sql(db: Database) -> None:
+    mine = [await new_game(db, ALICE, b) for b in (BOB, CAROL, DAVE)]
+    await new_game(db, BOB, CAROL)
+    await new_game(db, ALICE, BOB, guild=GUILD + 1)  # another server
+    rows, total = await db.guild_games(GUILD, limit=2, offset=0)
+    assert total == 4 and len(rows) == 2 and rows[0].id > rows[1].id
+    rows, total = await db.guild_games(GUILD, user_id=ALICE)
+    assert total == 3 and sorted(r.id for r in rows) == mine

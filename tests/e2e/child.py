@@ -26,6 +26,7 @@ class ChildBot:
             **os.environ,
             "FAKE_DISCORD_URL": fake.base_url,
             "TEST_GAMES": "tests.fourth_game.entry",
+            "GAME_THREADS": "false",  # as in conftest.make_bot: these tests drive members typing in the channel
             **settings,
         }
         if shard is not None:

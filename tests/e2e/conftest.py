@@ -21,9 +21,14 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 @pytest.fixture
 def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[..., GameBot]:
     """A fresh bot on the same database each call, as after a crash and restart; keyword arguments override
-    settings (e.g. a short ``announce_grace_seconds`` for the outbox tests)."""
+    settings (e.g. a short ``announce_grace_seconds`` for the outbox tests).
+
+    Games are played in their channel unless a test passes ``game_threads=True`` (the bot's default): the
+    tests of moves, faults and crashes drive members typing in the channel, and tests/e2e/test_threads_e2e.py
+    covers a thread per game (boards, header, replay, outbox, fallback)."""
 
     def build(**overrides: Any) -> GameBot:
+        overrides.setdefault("game_threads", False)
         settings = Settings(
             _env_file=None,
             discord_token="test-token",

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import engines
-from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, StoredMessage
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, StoredMessage
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -28,6 +28,25 @@ async def challenge_and_accept(
     assert "accepted" in board.content
     assert fake.messages[message.id].custom_ids() == []  # the buttons are gone once answered
     return game_id, board
+
+
+async def challenge_and_accept_in_thread(
+    fake: FakeDiscord, game: str, options: dict[str, Any] | None = None
+) -> tuple[int, StoredMessage, FakeChannel, StoredMessage]:
+    """As :func:`challenge_and_accept` with a thread per game: returns the game id, the challenge message (now
+    the game's header), its thread and the first board, posted in the thread."""
+    challenge = await fake.slash(
+        fake.alice, game, "challenge", options={"opponent": fake.bob.id, "side": 0, **(options or {})}
+    )
+    message = await challenge.final()
+    accept_id = next(cid for cid in message.custom_ids() if cid.startswith("challenge:accept:"))
+    game_id = int(accept_id.rsplit(":", 1)[1])
+    header = await (await fake.click(fake.bob, message, accept_id)).final()
+    assert header.id == message.id and not header.attachments and header.custom_ids() == []
+    thread = next(t for t in fake.threads() if t.id == message.thread_id)
+    board = await fake.wait_for_message(thread, lambda m: m.attachments)
+    assert board.attachment().data.startswith(PNG_SIGNATURE) and "accepted" in board.content
+    return game_id, header, thread, board
 
 
 async def public_reply(interaction: FakeInteraction) -> StoredMessage:

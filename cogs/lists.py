@@ -1,0 +1,123 @@
+"""Game lists: ``/games all`` (the games on in this server) and ``/games mine`` (the caller's, those waiting for
+them first). Private, ten to a page, with Previous / Next buttons.
+
+A list is one reader's: it is ephemeral, so only its reader can click its buttons, and ``mine`` is always the
+clicker's own. The buttons are ``DynamicItem``s whose ``custom_id`` holds the list and the page
+(``games:<all|mine>:<page>:<prev|next>``), so they work after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import present
+from cogs.context import service_of
+from cogs.tree import IN_SERVER_ONLY, answer_error, clip
+from locales import N_, tr
+from sessions.host import ServiceHost
+from sessions.service import UserError
+
+PER_PAGE = 10
+STEPS = {"prev": N_("Previous"), "next": N_("Next")}
+EMPTY = {"all": N_("No games are on in this server."), "mine": N_("You have no games on in this server.")}
+HEADINGS = {
+    "all": N_("Games on in this server:"),
+    "mine": N_("Your games in this server, those waiting for you first:"),
+}
+
+
+class GamesPageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"games:(?P<scope>all|mine):(?P<page>[0-9]{1,6}):(?P<step>prev|next)",
+):
+    def __init__(self, scope: str, page: int, step: str, *, disabled: bool = False, locale: Any = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(locale, STEPS[step]),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"games:{scope}:{page}:{step}",
+                disabled=disabled,
+            )
+        )
+        self.scope, self.page = scope, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> GamesPageButton:
+        return cls(match["scope"], int(match["page"]), match["step"], locale=interaction.locale)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            content, view = await games_page(interaction, self.scope, self.page)
+            await interaction.response.edit_message(content=content, view=view)
+        except Exception as error:  # a button has no command tree behind it: answer here
+            await answer_error(interaction, error)
+
+
+async def games_page(interaction: discord.Interaction, scope: str, page: int) -> tuple[str, discord.ui.View | None]:
+    """One page of a list for this reader: the text and, past one page, the buttons (the page is the one the
+    button names, clamped: games may have ended since)."""
+    if interaction.guild_id is None:
+        raise UserError(IN_SERVER_ONLY)
+    service = service_of(interaction)
+    locale = interaction.locale
+    mine = interaction.user.id if scope == "mine" else None
+    listed, pages = await service.game_list(interaction.guild_id, mine, page, PER_PAGE)
+    if page >= pages:
+        page = pages - 1
+        listed, pages = await service.game_list(interaction.guild_id, mine, page, PER_PAGE)
+    if not listed:
+        return tr(locale, EMPTY[scope]), None
+    lines = [tr(locale, HEADINGS[scope])]
+    for row, state in listed:
+        side = state.to_act
+        turn = present.mention(row.players[side]) if side is not None else "-"
+        lines.append(
+            tr(
+                locale,
+                "**{title} #{id}**: {player0} vs {player1}, move {ply}, {turn} to play, in {where}",
+                title=present.title(row.game),
+                id=row.id,
+                player0=present.mention(row.players[0]),
+                player1=present.mention(row.players[1]),
+                ply=row.ply,
+                turn=turn,
+                where=f"<#{row.announce_channel_id}>",
+            )
+        )
+    if pages == 1:
+        return clip("\n".join(lines)), None
+    lines.append(tr(locale, "Page {page} of {pages}", page=page + 1, pages=pages))
+    view = discord.ui.View(timeout=None)
+    view.add_item(GamesPageButton(scope, max(0, page - 1), "prev", disabled=page == 0, locale=locale))
+    view.add_item(GamesPageButton(scope, min(pages - 1, page + 1), "next", disabled=page == pages - 1, locale=locale))
+    return clip("\n".join(lines)), view
+
+
+@app_commands.guild_only()
+class GamesCog(commands.GroupCog, group_name="games", group_description="The games on in this server."):
+    def __init__(self, host: ServiceHost) -> None:
+        self.host = host
+        super().__init__()
+
+    async def _answer(self, interaction: discord.Interaction, scope: str) -> None:
+        content, view = await games_page(interaction, scope, 0)
+        extra = {"view": view} if view is not None else {}
+        # Private, and the players' mentions only name them: nobody is pinged by a list.
+        await interaction.response.send_message(
+            content, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(), **extra
+        )
+
+    @app_commands.command(name="all", description="The games on in this server, with a link to each.")
+    async def all_games(self, interaction: discord.Interaction) -> None:
+        await self._answer(interaction, "all")
+
+    @app_commands.command(name="mine", description="Your games in this server, those waiting for you first.")
+    async def my_games(self, interaction: discord.Interaction) -> None:
+        await self._answer(interaction, "mine")

@@ -1,0 +1,143 @@
+"""A thread per game: opened from the challenge message when the challenge is accepted, so the moves, boards,
+reminders and result of one game stay together and the channel keeps one line per game (the challenge message,
+kept up to date with the score, a link to the thread and finally the result).
+
+Without the permission to open threads the game is played in the channel, and the channel is told why once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from cogs import present
+from cogs.context import display_names, service_of
+from cogs.tree import clip
+from engines import GameState
+from locales import N_, tr
+from sessions.service import Finish, GameService, Report
+from storage.database import GameRow
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_LIMIT = 100  # Discord's cap on a channel name
+ARCHIVE_MINUTES = 10080  # a week idle: games are slow, and a thread archived early hides the game from the list
+NO_THREADS = N_(
+    "I cannot open a thread per game in this channel (I need the Create Public Threads and Send Messages in "
+    "Threads permissions), so games here are played in the channel."
+)
+FOLLOW = N_("Follow the game in {thread}.")
+PLAYED_IN = N_("The game was played in {thread}.")
+
+# Channels already told why their games are not in threads: once per channel (and per process; after a restart
+# a channel may read it once more, which is harmless and lets a fixed permission be noticed).
+_told: set[int] = set()
+
+
+def thread_name(row: GameRow, names: tuple[str, str]) -> str:
+    return clip(f"{present.title(row.game)} #{row.id}: {names[0]} vs {names[1]}", THREAD_NAME_LIMIT)
+
+
+def header_text(locale: Any, row: GameRow, state: GameState, heading: str | None = None) -> str:
+    """What the challenge message shows while the game is played in its thread: the players, the score or the
+    result, and the link."""
+    lines = [heading] if heading else []
+    lines.append(
+        f"**{present.title(row.game)} #{row.id}**: {present.mention(row.players[0])} "
+        f"({present.side_name(locale, row.game, 0)}) vs {present.mention(row.players[1])} "
+        f"({present.side_name(locale, row.game, 1)})"
+    )
+    if row.status == "finished" and row.scores is not None and row.result_reason is not None:
+        finish = Finish(row.winner, row.result_reason, row.scores)
+        lines += present.finish_lines(locale, row, finish)[:3]  # "Game over.", why, the final score
+        lines.append(tr(locale, PLAYED_IN, thread=f"<#{row.thread_id}>"))
+    else:
+        lines.append(present.score_line(locale, row, state))
+        lines.append(tr(locale, FOLLOW, thread=f"<#{row.thread_id}>"))
+    return "\n".join(lines)
+
+
+def wants_thread(interaction: discord.Interaction) -> bool | None:
+    """True: open a thread here. False: the bot lacks the permission (say so). None: threads are off, or the
+    challenge is already in a thread (a rematch in a game's thread is played in that thread)."""
+    if not service_of(interaction).settings.game_threads:
+        return None
+    if not isinstance(interaction.channel, discord.TextChannel):
+        return None
+    permissions = interaction.app_permissions
+    return permissions.create_public_threads and permissions.send_messages_in_threads
+
+
+async def open_game_thread(interaction: discord.Interaction, report: Report) -> tuple[discord.Thread | None, bool]:
+    """Open the accepted game's thread from the challenge message, record it, and answer the click by turning
+    the challenge message into the game's header (the interaction's one response). Returns the thread, or None
+    when the game stays in the channel (the caller then answers the click with the first board, as without
+    threads), and whether the channel should be told why (:func:`tell_once`, after that answer)."""
+    wanted = wants_thread(interaction)
+    if not wanted or interaction.message is None:
+        return None, wanted is False
+    service = service_of(interaction)
+    row = report.row
+    try:
+        thread = await interaction.message.create_thread(
+            name=thread_name(row, await display_names(interaction.guild, row)),
+            auto_archive_duration=ARCHIVE_MINUTES,
+        )
+    except discord.Forbidden:  # the permissions changed, or a channel override the interaction did not show
+        return None, True
+    except (discord.HTTPException, TimeoutError, OSError) as error:
+        log.warning("Could not open a thread for game %s; it is played in the channel: %s", row.id, error)
+        return None, False
+    await service.db.set_thread(row.id, thread.id)
+    row = await service.row(row.id)
+    locale = interaction.guild_locale
+    heading = tr(
+        locale,
+        "{player} accepted: {title} game #{id} begins!",
+        player=f"<@{report.by}>",
+        title=present.title(row.game),
+        id=row.id,
+    )
+    try:
+        await interaction.response.edit_message(
+            content=header_text(locale, row, report.state, heading), view=None, allowed_mentions=QUIET
+        )
+    except (discord.HTTPException, TimeoutError, OSError) as error:  # the next move's header edit repairs it
+        log.warning("Could not turn challenge %s into its header: %s", row.id, error)
+    return thread, False
+
+
+QUIET = discord.AllowedMentions.none()  # a header repeats the players' mentions; it must not ping them
+
+
+async def tell_once(interaction: discord.Interaction) -> None:
+    """Say in the channel, once, why its games are not in threads: a public followup of the click, sent after
+    its own answer (a followup is a webhook message, so it needs no channel permission of the bot)."""
+    channel_id = interaction.channel_id
+    if channel_id is None or channel_id in _told or not interaction.response.is_done():
+        return
+    _told.add(channel_id)
+    try:
+        await interaction.followup.send(tr(interaction.guild_locale, NO_THREADS))
+    except (discord.HTTPException, TimeoutError, OSError) as error:
+        log.info("Could not say why there are no threads in %s: %s", channel_id, error)
+
+
+async def update_header(client: discord.Client, service: GameService, game_id: int) -> None:
+    """Refresh the challenge message of a game played in a thread (score, link; the result at the end).
+    Best-effort: it runs after a move was announced, and a failure must never touch the move."""
+    try:
+        row = await service.row(game_id)
+        if row.thread_id is None or row.challenge_message_id is None:
+            return
+        state = await service.state(row)
+        guild = client.get_guild(row.guild_id)
+        locale = guild.preferred_locale if guild else None
+        channel = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        await channel.get_partial_message(row.challenge_message_id).edit(
+            content=header_text(locale, row, state), view=None, allowed_mentions=QUIET
+        )
+    except Exception as error:
+        log.info("Could not update the header of game %s: %s", game_id, error)
