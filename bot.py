@@ -18,6 +18,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import games
+from cogs.admin import admin_cog
 from cogs.announce import Announcer
 from cogs.background import BackgroundCog
 from cogs.common import ChallengeButton, cog_class
@@ -51,6 +52,8 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     challenge_ttl_minutes: float = Field(default=15, gt=0)
     reminder_hours: float = Field(default=24, gt=0)
+    # Whether each game gets its own thread, where a server's admins chose nothing (/admin set threads).
+    game_threads: bool = True
     sweep_seconds: float = Field(default=60, gt=0)
     announce_seconds: float = Field(default=5, gt=0)
     announce_grace_seconds: float = Field(default=10, ge=0)
@@ -161,6 +164,7 @@ class GameBot(commands.AutoShardedBot):
                 challenge_ttl=self.settings.challenge_ttl_minutes * 60,
                 reminder_after=self.settings.reminder_hours * 3600,
                 announce_grace=self.settings.announce_grace_seconds,
+                threads=self.settings.game_threads,
             ),
         )
         self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")
@@ -177,7 +181,7 @@ class GameBot(commands.AutoShardedBot):
         """The cogs with commands: one per registered game, then the shared ones. The registry is the only
         list of games."""
         per_game: list[commands.Cog] = [cog_class(entry)(self) for entry in games.entries()]
-        return [*per_game, leaderboard_cog(self), StatsCog(self)]
+        return [*per_game, leaderboard_cog(self), StatsCog(self), admin_cog(self)]
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

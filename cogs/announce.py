@@ -40,6 +40,8 @@ ALREADY_ANSWERED = 40060
 
 CLOSED = {"declined": N_("{player} declined the challenge."), "cancelled": N_("{player} withdrew the challenge.")}
 EXPIRED = N_("This challenge expired unanswered.")
+CANCELLED = N_("{title} game #{id} between {player0} and {player1} was cancelled by a server admin: no result, nothing counted.")
+FORMER_MEMBER = N_("a former member")
 REMINDER = N_(
     "<@{user}>, your {game} game #{id} is waiting for your move. "
     "If you do not move within {hours} h, your opponent may claim the win."
@@ -188,6 +190,13 @@ class Announcer(BackgroundCog):
                     log.info("Could not clear the buttons of challenge %s: %s", report.row.id, error)
             return message.id
         row = await self.service.row(announcement.game_id)
+        if announcement.kind == "cancelled":
+            players = [present.mention(user) if user > 0 else tr(locale, FORMER_MEMBER) for user in row.players]
+            text = tr(locale, CANCELLED, title=present.title(row.game), id=row.id, player0=players[0], player1=players[1])
+            if announcement.payload.get("was") == "challenge" and row.challenge_message_id is not None:
+                await channel.get_partial_message(row.challenge_message_id).edit(content=text, view=None)
+                return row.challenge_message_id
+            return (await channel.send(text, nonce=nonce(announcement))).id
         if announcement.kind == "reminder":
             payload = announcement.payload
             text = tr(locale, REMINDER, user=payload["user_id"], game=row.game, id=row.id, hours=payload["hours"])

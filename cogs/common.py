@@ -14,6 +14,7 @@ import io
 import json
 import logging
 import re
+from datetime import UTC, datetime
 from typing import Any, ClassVar, cast
 
 import discord
@@ -205,21 +206,23 @@ class GameCog(commands.GroupCog):
             options=options,
             side=side,
             rated=rated,
+            parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
         locale = interaction.guild_locale
-        minutes = round(self.service.settings.challenge_ttl / 60)
+        # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
+        expires = discord.utils.format_dt(datetime.fromtimestamp(row.expires_at or 0, tz=UTC), "R")
         described = ", ".join(f"{key} {value}" for key, value in options.items())
         text = tr(
             locale,
             "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
-            "{challenger} plays {side}. The challenge expires in {minutes} min.",
+            "{challenger} plays {side}. The challenge expires {expires}.",
             opponent=opponent.mention,
             challenger=interaction.user.mention,
             title=self.entry.title,
             options=described or tr(locale, "standard rules"),
             rated=tr(locale, "rated") if rated else tr(locale, "unrated"),
             side=present.side_name(locale, self.game, row.side_of(interaction.user.id) or 0),
-            minutes=minutes,
+            expires=expires,
         )
         await interaction.response.send_message(text, view=challenge_view(row.id, locale))
         message = await interaction.original_response()

@@ -17,9 +17,20 @@ from typing import Any
 
 import games
 from engines import GameState, IllegalMove
+from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_TTL, Defaults, GuildSettings, merge
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
-from storage.database import Database, DuplicateChallenge, GameRow, NewRating, RatingRow, Settlement, StalePly
+from storage.database import (
+    AuditRow,
+    Database,
+    DuplicateChallenge,
+    Forgotten,
+    GameRow,
+    NewRating,
+    RatingRow,
+    Settlement,
+    StalePly,
+)
 from storage.outbox import Announce, AnnouncementRow
 
 MAX_MOVE_TEXT = 100
@@ -53,6 +64,8 @@ class Settings:
     # How long the process that committed an action has to announce it in its own reply, before any process's
     # outbox worker may take the announcement over (Discord answers within 3 s, or never).
     announce_grace: float = 10.0
+    # Whether games get their own thread where a server's admins chose nothing (GAME_THREADS).
+    threads: bool = True
 
 
 @dataclass(frozen=True)
@@ -112,6 +125,7 @@ class GameService:
         self._states: LruCache[int, GameState] = LruCache(STATE_CACHE_SIZE)
         # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
         self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
+        self._guild_settings: LruCache[int, tuple[float, GuildSettings]] = LruCache(10_000)
 
     # --- loading ---------------------------------------------------------------------------------
 
@@ -198,7 +212,10 @@ class GameService:
         options: dict[str, Any],
         side: int | None,
         rated: bool,
+        parent_id: int | None = None,
     ) -> GameRow:
+        """Store an open challenge. ``parent_id`` is the channel a thread belongs to: a thread of an allowed
+        channel is allowed too."""
         if opponent_id == challenger_id:
             raise UserError("You cannot challenge yourself. Pick another member of this server.")
         if opponent_is_bot:
@@ -207,6 +224,14 @@ class GameService:
             games.find(game).new_game(**options)
         except ValueError as error:
             raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
+        here = await self.settings_for(guild_id)
+        if game not in here.enabled_games:
+            raise UserError("The admins of this server have turned {game} off.", game=games.find(game).title)
+        if not here.channel_allowed(channel_id, parent_id):
+            raise UserError(
+                "Games cannot be started in this channel. Try one of these: {channels}",
+                channels=", ".join(f"<#{channel}>" for channel in sorted(here.allowed_channels)),
+            )
         await self.expire_challenges()
         if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
@@ -229,7 +254,7 @@ class GameService:
                 challenger_id=challenger_id,
                 rated=rated,
                 now=now,
-                expires_at=now + self.settings.challenge_ttl,
+                expires_at=now + here.challenge_ttl,
             )
         except DuplicateChallenge as error:  # another challenge between the two was stored meanwhile
             raise UserError(
@@ -383,7 +408,7 @@ class GameService:
             if state.to_act == claimant:
                 raise UserError("It is your turn, so there is nothing to claim: make your move.")
             waited = self.clock() - (row.last_move_at or row.created_at)
-            needed = 2 * self.settings.reminder_after
+            needed = 2 * (await self.settings_for(row.guild_id)).reminder_after
             if waited < needed:
                 hours = max(1, round((needed - waited) / 3600))
                 raise UserError("You can claim the win if your opponent still has not moved in {hours} h.", hours=hours)
@@ -396,6 +421,8 @@ class GameService:
             raise UserError("You are not playing in this game. Start your own with a challenge.")
         if row.status == "finished":
             raise UserError("This game is already over. Start a new one with a challenge.")
+        if row.status == "cancelled" and row.started_at is not None:
+            raise UserError("A server admin cancelled this game. Start a new one with a challenge.")
         if row.status != "active":
             raise UserError("This game has not started: the challenge must be accepted first.")
         await self._wait_for_announcement(row.id)
@@ -548,6 +575,55 @@ class GameService:
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
             return await asyncio.to_thread(games.find(row.game).render, state, names)
 
+    def game_lock(self, game_id: int) -> Any:
+        """The lock every action on a game takes in this process (other processes: the database's guards)."""
+        return self._locks(game_id)
+
+    def forget_state(self, game_id: int) -> None:
+        """Drop a game's cached state, after a change made outside the moves (an admin's cancel)."""
+        self._states.pop(game_id)
+
+    # --- per-server settings ----------------------------------------------------------------------
+
+    async def settings_for(self, guild_id: int) -> GuildSettings:
+        """A server's settings: its admins' choices over the environment's defaults. Read again after
+        ``SETTINGS_TTL`` seconds, so a change made by any process applies everywhere almost at once."""
+        cached = self._guild_settings.get(guild_id)
+        now = time.monotonic()
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        defaults = Defaults(self.settings.challenge_ttl / 60, self.settings.reminder_after / 3600, self.settings.threads)
+        merged = merge(defaults, await self.db.guild_settings(guild_id), [entry.name for entry in games.entries()])
+        self._guild_settings.put(guild_id, (now + SETTINGS_TTL, merged))
+        return merged
+
+    async def change_settings(self, guild_id: int, admin_id: int, **changes: Any) -> GuildSettings:
+        """Change some of a server's settings (audited); bounds are checked here, whatever the caller sent."""
+        current = await self.db.guild_settings(guild_id)
+        values: dict[str, Any] = {}
+        for name, value in changes.items():
+            if name == "game":  # (game, enabled)
+                game, enabled = value
+                games.find(game)  # an unknown name raises KeyError: the cog offers registry choices only
+                disabled = set(current["disabled_games"] or ()) - {game} | (set() if enabled else {game})
+                values["disabled_games"] = sorted(disabled)
+            elif name == "channel":  # (channel id, allowed)
+                channel, allowed = value
+                channels = set(current["allowed_channels"] or ()) - {str(channel)} | ({str(channel)} if allowed else set())
+                values["allowed_channels"] = sorted(channels) or None
+            elif name == "challenge_minutes":
+                values[name] = _bounded(value, CHALLENGE_MINUTES, UserError("Choose between {low} and {high} minutes.", low=CHALLENGE_MINUTES[0], high=CHALLENGE_MINUTES[1]))
+            elif name == "reminder_hours":
+                values[name] = _bounded(value, REMINDER_HOURS, UserError("Choose between {low} and {high} hours.", low=REMINDER_HOURS[0], high=REMINDER_HOURS[1]))
+            elif name == "threads":
+                values[name] = bool(value)
+            else:
+                raise ValueError(name)
+        details = {name: list(value) if isinstance(value, tuple) else value for name, value in changes.items()}
+        await self.db.update_guild_settings(guild_id, admin_id, values, self.clock(), details)
+        self._guild_settings.pop(guild_id)
+        return await self.settings_for(guild_id)
+
     # --- ratings, reminders ----------------------------------------------------------------------
 
     async def rating(self, guild_id: int, game: str, user_id: int) -> Rating:
@@ -571,14 +647,22 @@ class GameService:
         claim, so a failed post can be retried from there."""
         due = []
         now = self.clock()
-        for row in await self.db.idle_games(now - self.settings.reminder_after, guild_ids=guild_ids):
+        for row in await self.db.idle_games(now - self.settings.reminder_after, guild_ids=guild_ids, now=now):
             state = await self.state(row)
             user_id = self._acting(row, state)
             idle_since = row.last_move_at or row.created_at
-            payload = {"user_id": user_id, "hours": round(self.settings.reminder_after / 3600)}
+            hours = (await self.settings_for(row.guild_id)).reminder_hours
+            # The claim deadline (twice the reminder time) as a time, so each reader sees it in their own zone.
+            payload = {"user_id": user_id, "hours": round(hours), "claim_at": idle_since + 2 * hours * 3600}
             if await self.db.claim_reminder(row.id, idle_since, now, payload):
                 due.append((row, user_id))
         return due
+
+
+def _bounded(value: int, bounds: tuple[int, int], refusal: UserError) -> int:
+    if not bounds[0] <= value <= bounds[1]:
+        raise refusal
+    return value
 
 
 def _reply_payload(reply: ReplyTo | None) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
 import engines
 from sessions.ratings import Rating, rate
@@ -26,7 +27,8 @@ from storage.schema import metadata, records
 LEGACY_SQL = Path(__file__).parent / "legacy" / "yoyo_0001_initial.sql"
 GUILD, CHANNEL = 1_234_567_890_123_456_789, 987_654_321_098_765_432  # real snowflakes need 64 bits
 ALICE, BOB, CAROL, DAVE = 301_234_567_890_123_456, 302_234_567_890_123_456, 303_234_567_890_123_456, 304
-HEAD = "0002"
+# The newest revision, whichever it is: a new migration needs no edit here.
+HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 @pytest.fixture
