@@ -7,6 +7,7 @@ change who sees them), so the cog checks the member's real permissions on every 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import UTC, datetime
 from typing import Any
@@ -80,12 +81,11 @@ class ConfirmReset(discord.ui.View):
         await answer_error(interaction, error)
 
     async def on_timeout(self) -> None:
-        try:
+        # The message may be gone or the token lapsed: then there is nothing to tidy.
+        with contextlib.suppress(discord.HTTPException):
             await self.origin.edit_original_response(
                 content=tr(self.origin.locale, "This confirmation expired. Nothing was deleted."), view=None
             )
-        except discord.HTTPException:
-            pass  # the message is gone or the token lapsed: nothing to tidy
 
     @discord.ui.button(style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
@@ -152,7 +152,9 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
         @set_group.command(name="game", description="Turn a game on or off in this server.")
         @app_commands.describe(game="Which game.", enabled="Whether members may start it.")
         @app_commands.choices(game=game_choices)
-        async def set_game(self, interaction: discord.Interaction, game: app_commands.Choice[str], enabled: bool) -> None:
+        async def set_game(
+            self, interaction: discord.Interaction, game: app_commands.Choice[str], enabled: bool
+        ) -> None:
             assert interaction.guild_id is not None
             here = await self.service.change_settings(
                 interaction.guild_id, interaction.user.id, game=(game.value, enabled)

@@ -40,7 +40,9 @@ ALREADY_ANSWERED = 40060
 
 CLOSED = {"declined": N_("{player} declined the challenge."), "cancelled": N_("{player} withdrew the challenge.")}
 EXPIRED = N_("This challenge expired unanswered.")
-CANCELLED = N_("{title} game #{id} between {player0} and {player1} was cancelled by a server admin: no result, nothing counted.")
+CANCELLED = N_(
+    "{title} game #{id} between {player0} and {player1} was cancelled by a server admin: no result, nothing counted."
+)
 FORMER_MEMBER = N_("a former member")
 REMINDER = N_(
     "<@{user}>, your {game} game #{id} is waiting for your move. "
@@ -192,7 +194,9 @@ class Announcer(BackgroundCog):
         row = await self.service.row(announcement.game_id)
         if announcement.kind == "cancelled":
             players = [present.mention(user) if user > 0 else tr(locale, FORMER_MEMBER) for user in row.players]
-            text = tr(locale, CANCELLED, title=present.title(row.game), id=row.id, player0=players[0], player1=players[1])
+            text = tr(
+                locale, CANCELLED, title=present.title(row.game), id=row.id, player0=players[0], player1=players[1]
+            )
             if announcement.payload.get("was") == "challenge" and row.challenge_message_id is not None:
                 await channel.get_partial_message(row.challenge_message_id).edit(content=text, view=None)
                 return row.challenge_message_id

@@ -39,7 +39,9 @@ class AdminActions:
             pending = await self.db.pending_for_game(game_id)
             return await self.service.row(game_id), pending[-1].id
 
-    async def reset_leaderboard(self, guild_id: int, game: str, admin_id: int, *, with_records: bool) -> tuple[int, int]:
+    async def reset_leaderboard(
+        self, guild_id: int, game: str, admin_id: int, *, with_records: bool
+    ) -> tuple[int, int]:
         games.find(game)
         return await self.db.reset_leaderboard(
             guild_id, game, admin_id, self.service.clock(), with_records=with_records

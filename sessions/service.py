@@ -21,10 +21,8 @@ from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
 from storage.database import (
-    AuditRow,
     Database,
     DuplicateChallenge,
-    Forgotten,
     GameRow,
     NewRating,
     RatingRow,
@@ -592,7 +590,9 @@ class GameService:
         now = time.monotonic()
         if cached is not None and cached[0] > now:
             return cached[1]
-        defaults = Defaults(self.settings.challenge_ttl / 60, self.settings.reminder_after / 3600, self.settings.threads)
+        defaults = Defaults(
+            self.settings.challenge_ttl / 60, self.settings.reminder_after / 3600, self.settings.threads
+        )
         merged = merge(defaults, await self.db.guild_settings(guild_id), [entry.name for entry in games.entries()])
         self._guild_settings.put(guild_id, (now + SETTINGS_TTL, merged))
         return merged
@@ -609,12 +609,24 @@ class GameService:
                 values["disabled_games"] = sorted(disabled)
             elif name == "channel":  # (channel id, allowed)
                 channel, allowed = value
-                channels = set(current["allowed_channels"] or ()) - {str(channel)} | ({str(channel)} if allowed else set())
+                channels = set(current["allowed_channels"] or ()) - {str(channel)} | (
+                    {str(channel)} if allowed else set()
+                )
                 values["allowed_channels"] = sorted(channels) or None
             elif name == "challenge_minutes":
-                values[name] = _bounded(value, CHALLENGE_MINUTES, UserError("Choose between {low} and {high} minutes.", low=CHALLENGE_MINUTES[0], high=CHALLENGE_MINUTES[1]))
+                values[name] = _bounded(
+                    value,
+                    CHALLENGE_MINUTES,
+                    UserError(
+                        "Choose between {low} and {high} minutes.", low=CHALLENGE_MINUTES[0], high=CHALLENGE_MINUTES[1]
+                    ),
+                )
             elif name == "reminder_hours":
-                values[name] = _bounded(value, REMINDER_HOURS, UserError("Choose between {low} and {high} hours.", low=REMINDER_HOURS[0], high=REMINDER_HOURS[1]))
+                values[name] = _bounded(
+                    value,
+                    REMINDER_HOURS,
+                    UserError("Choose between {low} and {high} hours.", low=REMINDER_HOURS[0], high=REMINDER_HOURS[1]),
+                )
             elif name == "threads":
                 values[name] = bool(value)
             else:

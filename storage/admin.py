@@ -47,8 +47,9 @@ class _Storage(Protocol):
     def _insert(self, table: sa.Table) -> Any: ...
 
 
-async def _audit(connection: AsyncConnection, guild_id: int, user_id: int, action: str, details: dict[str, Any],
-                 now: float) -> None:
+async def _audit(
+    connection: AsyncConnection, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
+) -> None:
     await connection.execute(
         sa.insert(admin_audit).values(
             guild_id=guild_id, user_id=user_id, action=action, details=details, created_at=now
@@ -81,15 +82,19 @@ class AdminQueries:
             )
             await _audit(connection, guild_id, user_id, "set", details, now)
 
-    async def audit(self: _Storage, guild_id: int, user_id: int, action: str, details: dict[str, Any],
-                    now: float) -> None:
+    async def audit(
+        self: _Storage, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
+    ) -> None:
         async with self.transaction() as connection:
             await _audit(connection, guild_id, user_id, action, details, now)
 
     async def audit_log(self: _Storage, guild_id: int, limit: int = 20) -> list[AuditRow]:
         """A server's latest admin actions, newest first."""
         rows = await self._rows(
-            sa.select(admin_audit).where(admin_audit.c.guild_id == guild_id).order_by(admin_audit.c.id.desc()).limit(limit)
+            sa.select(admin_audit)
+            .where(admin_audit.c.guild_id == guild_id)
+            .order_by(admin_audit.c.id.desc())
+            .limit(limit)
         )
         return [AuditRow(**{name: row[name] for name in AuditRow.__dataclass_fields__}) for row in rows]
 
@@ -109,7 +114,9 @@ class AdminQueries:
     ) -> tuple[int, int]:
         """Delete a server's ratings in one game (and its win/loss records if asked); (ratings, records)."""
         async with self.transaction() as connection:
-            gone = await connection.execute(sa.delete(ratings).where(ratings.c.guild_id == guild_id, ratings.c.game == game))
+            gone = await connection.execute(
+                sa.delete(ratings).where(ratings.c.guild_id == guild_id, ratings.c.game == game)
+            )
             counted = 0
             if with_records:
                 result = await connection.execute(
@@ -121,7 +128,12 @@ class AdminQueries:
             return gone.rowcount, counted
 
     async def forget_member(
-        self: _Storage, guild_id: int, member_id: int, anonymous_id: int, admin_id: int, now: float,
+        self: _Storage,
+        guild_id: int,
+        member_id: int,
+        anonymous_id: int,
+        admin_id: int,
+        now: float,
         announce: Announce,
     ) -> Forgotten:
         """Forget a member in one server: delete their ratings and records, end their open games with no result,
@@ -130,14 +142,20 @@ class AdminQueries:
         async with self.transaction() as connection:
             mine = sa.or_(games.c.player0_id == member_id, games.c.player1_id == member_id)
             open_ids = (
-                await connection.execute(
-                    sa.select(games.c.id).where(
-                        games.c.guild_id == guild_id, mine, games.c.status.in_(("challenge", "active"))
+                (
+                    await connection.execute(
+                        sa.select(games.c.id).where(
+                            games.c.guild_id == guild_id, mine, games.c.status.in_(("challenge", "active"))
+                        )
                     )
                 )
-            ).scalars().all()
+                .scalars()
+                .all()
+            )
             cancelled = [game_id for game_id in open_ids if await _cancel(connection, game_id, guild_id, now, announce)]
-            game_ids = list((await connection.execute(sa.select(games.c.id).where(games.c.guild_id == guild_id, mine))).scalars())
+            game_ids = list(
+                (await connection.execute(sa.select(games.c.id).where(games.c.guild_id == guild_id, mine))).scalars()
+            )
             for column in ("player0_id", "player1_id", "challenger_id"):
                 await connection.execute(
                     sa.update(games)
@@ -193,7 +211,12 @@ async def _cancel(connection: AsyncConnection, game_id: int, guild_id: int, now:
     if row is None:
         return False
     await insert_announcements(
-        connection, game_id=game_id, guild_id=guild_id, channel_id=row["channel_id"], ply=row["ply"],
-        announce=announce, now=now,
+        connection,
+        game_id=game_id,
+        guild_id=guild_id,
+        channel_id=row["channel_id"],
+        ply=row["ply"],
+        announce=announce,
+        now=now,
     )
     return True
