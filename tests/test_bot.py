@@ -135,3 +135,11 @@ def test_a_server_that_never_answers_is_given_up_after_the_timeout(
         assert bot_module.main() == 1
     err = capsys.readouterr().err
     assert "did not answer within 0.5 s (CONNECT_TIMEOUT_SECONDS)" in err and "Traceback" not in err
+
+
+def test_every_setting_is_documented_in_the_readme_and_env_example() -> None:
+    root = Path(bot_module.__file__).resolve().parent
+    readme, example = (root / "README.md").read_text(), (root / ".env.example").read_text()
+    names = [name.upper() for name in bot_module.Settings.model_fields]
+    assert [name for name in names if f"| `{name}` |" not in readme] == []
+    assert [name for name in names if f"{name}=" not in example] == []
