@@ -8,7 +8,7 @@ from discord.ext import commands
 
 import games
 from cogs import present
-from locales import tr
+from locales import ntr, tr
 from sessions.host import ServiceHost
 from sessions.service import GameService
 
@@ -40,11 +40,11 @@ class StatsCog(commands.Cog):
             description = "\n".join(
                 tr(
                     locale,
-                    "**{title}**: {wins} wins, {losses} losses, {draws} draws; rating {rating}",
+                    "**{title}**: {wins}, {losses}, {draws}; rating {rating}",
                     title=present.title(game) if game in games.names() else game,
-                    wins=wins,
-                    losses=losses,
-                    draws=draws,
+                    wins=ntr(locale, "{count} win", "{count} wins", wins),
+                    losses=ntr(locale, "{count} loss", "{count} losses", losses),
+                    draws=ntr(locale, "{count} draw", "{count} draws", draws),
                     rating=rating_text(rating.shown, rating.provisional),
                 )
                 for game, wins, losses, draws, rating in records
@@ -78,11 +78,11 @@ def leaderboard_cog(host: ServiceHost) -> commands.Cog:
                 lines = [
                     tr(
                         locale,
-                        "{rank}. {player}: {rating} ({games} games)",
+                        "{rank}. {player}: {rating} ({games})",
                         rank=rank,
                         player=present.mention(user_id),
                         rating=rating_text(rating.shown, rating.provisional),
-                        games=rating.rated_games,
+                        games=ntr(locale, "{count} game", "{count} games", rating.rated_games),
                     )
                     for rank, (user_id, rating) in enumerate(rows, start=1)
                 ]
