@@ -44,7 +44,7 @@ def require_admin(interaction: discord.Interaction) -> None:
 
 def settings_embed(locale: Any, here: GuildSettings, heading: str | None = None) -> discord.Embed:
     on, off = tr(locale, "on"), tr(locale, "off")
-    enabled = [entry.title for entry in games.entries() if entry.name in here.enabled_games]
+    enabled = [tr(locale, entry.title) for entry in games.entries() if entry.name in here.enabled_games]
     channels = " ".join(f"<#{channel}>" for channel in sorted(here.allowed_channels))
     lines = [
         tr(locale, "**Games**: {games}", games=", ".join(enabled) or tr(locale, "none")),

@@ -218,7 +218,7 @@ class GameCog(commands.GroupCog):
             "{challenger} plays {side}. The challenge expires {expires}.",
             opponent=opponent.mention,
             challenger=interaction.user.mention,
-            title=self.entry.title,
+            title=present.title(self.game, locale),
             options=described or tr(locale, "standard rules"),
             rated=tr(locale, "rated") if rated else tr(locale, "unrated"),
             side=present.side_name(locale, self.game, row.side_of(interaction.user.id) or 0),
@@ -319,7 +319,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
         lines = [tr(interaction.locale, line) for line in self.entry.rules]
-        embed = discord.Embed(title=self.entry.title, description="\n".join(lines)[:4000])
+        embed = discord.Embed(title=present.title(self.game, interaction.locale), description="\n".join(lines)[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="The move list of a game, with its record as a file.")

@@ -41,7 +41,7 @@ class StatsCog(commands.Cog):
                 tr(
                     locale,
                     "**{title}**: {wins}, {losses}, {draws}; rating {rating}",
-                    title=present.title(game) if game in games.names() else game,
+                    title=present.title(game, locale) if game in games.names() else game,
                     wins=ntr(locale, "{count} win", "{count} wins", wins),
                     losses=ntr(locale, "{count} loss", "{count} losses", losses),
                     draws=ntr(locale, "{count} draw", "{count} draws", draws),
@@ -71,7 +71,7 @@ def leaderboard_cog(host: ServiceHost) -> commands.Cog:
             assert interaction.guild is not None
             rows = await self.service.leaderboard(interaction.guild.id, game.value)
             locale = interaction.guild_locale
-            title = tr(locale, "{title} leaderboard", title=present.title(game.value))
+            title = tr(locale, "{title} leaderboard", title=present.title(game.value, locale))
             if not rows:
                 embed = discord.Embed(title=title, description=tr(locale, "No rated games yet. Be the first!"))
             else:

@@ -15,8 +15,9 @@ from sessions.service import Ending, Finish, PlayedMove, Report
 from storage.database import GameRow
 
 
-def title(game: str) -> str:
-    return games.find(game).title
+def title(game: str, locale: Any = None) -> str:
+    """A game's name as players read it: translated where the rules give it another (イアーゴ)."""
+    return tr(locale, games.find(game).title)
 
 
 def side_name(locale: Any, game: str, side: int) -> str:

@@ -173,23 +173,26 @@ class GameService:
     ) -> GameRow:
         """The game a command acts on: the chosen one (of this server), else the caller's only game of this
         kind here. With ``spectate``, anyone may look at any game of this server."""
+        title = games.find(game).title  # what members read; ``game`` is the command's name
         if game_id is not None:
             row = await self.row(game_id, guild_id)
             if row.game != game or (not spectate and user_id not in row.players):
-                raise UserError("Game #{id} is not one of your {game} games.", id=game_id, game=game)
+                raise UserError("Game #{id} is not one of your {title} games.", id=game_id, title=title)
             return row
         mine = [r for r in await self.db.active_games_of(user_id, channel_id) if r.game == game]
         if len(mine) == 1:
             return mine[0]
         if len(mine) > 1:
-            raise UserError("You have several {game} games here: choose one with the game option.", game=game)
+            raise UserError("You have several {title} games here: choose one with the game option.", title=title)
         if spectate:
             here = await self.db.active_games(guild_id=guild_id, channel_id=channel_id, game=game)
             if len(here) == 1:
                 return here[0]
             if len(here) > 1:
-                raise UserError("Several {game} games are on here: choose one with the game option.", game=game)
-        raise UserError("You have no {game} game in this channel. Start one with /{game} challenge.", game=game)
+                raise UserError("Several {title} games are on here: choose one with the game option.", title=title)
+        raise UserError(
+            "You have no {title} game in this channel. Start one with /{game} challenge.", title=title, game=game
+        )
 
     async def games_for_choice(self, game: str, user_id: int, channel_id: int) -> list[GameRow]:
         """Candidates for a command's ``game`` option: the caller's games here first, then others here."""
