@@ -73,6 +73,8 @@ class Settings(BaseSettings):
     # How long to wait for Discord to answer the login before giving up with a message (it may accept the
     # connection and never answer: a proxy, a firewall, an outage).
     connect_timeout_seconds: float = Field(default=30, gt=0)
+    ai_move_seconds: float | None = Field(default=None, gt=0)
+    analysis_seconds: float = Field(default=0.15, gt=0)
     # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs
     # as many shards as Discord recommends.
     shard_count: int | None = Field(default=None, gt=0)
@@ -209,6 +211,8 @@ class GameBot(commands.AutoShardedBot):
                 reminder_after=self.settings.reminder_hours * 3600,
                 announce_grace=self.settings.announce_grace_seconds,
                 threads=self.settings.game_threads,
+                ai_move_seconds=self.settings.ai_move_seconds,
+                analysis_seconds=self.settings.analysis_seconds,
             ),
         )
         self._warm_up = asyncio.create_task(self._service.warm_up(), name="warm up renderers")
@@ -254,6 +258,8 @@ class GameBot(commands.AutoShardedBot):
             if isinstance(cog, BackgroundCog):
                 await cog.stop()
         await super().close()
+        if self._service is not None:
+            self._service.thinker.close()
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -94,7 +94,7 @@ class ConfirmReset(discord.ui.View):
         rated, counted = await self.actions.reset_leaderboard(
             interaction.guild_id, self.game, interaction.user.id, with_records=self.with_records
         )
-        title = games.find(self.game).title
+        title = tr(interaction.locale, games.find(self.game).title)
         if self.with_records:
             text = tr(
                 interaction.locale,

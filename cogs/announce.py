@@ -29,6 +29,7 @@ from cogs.context import display_names, service_of
 from locales import N_, tr
 from sessions.host import ServiceHost
 from sessions.service import GameService, ReplyTo, Report
+from storage.database import GameRow
 from storage.outbox import AnnouncementRow
 
 log = logging.getLogger(__name__)
@@ -239,6 +240,31 @@ class Announcer(BackgroundCog):
             return original.id
         edited = await webhook.edit_message(original.id, content=text, attachments=[file])
         return edited.id
+
+
+_bot_turns: set[asyncio.Task[None]] = set()  # held so that a running turn is not garbage-collected
+
+
+def start_bot_turn(client: discord.Client, row: GameRow) -> None:
+    """In a game against the bot, let it take its turn in the background (searched in the worker pool), then
+    announce its move at once. Nothing waits for it: the member's own reply is already out."""
+    if not row.against_bot or row.status != "active":
+        return
+    task = asyncio.create_task(_bot_turn(client, row.id), name=f"bot turn in game {row.id}")
+    _bot_turns.add(task)
+    task.add_done_callback(_bot_turns.discard)
+
+
+async def _bot_turn(client: discord.Client, game_id: int) -> None:
+    host: Any = client
+    service: GameService = host.service
+    try:
+        if await service.play_for_bot(game_id):
+            announcer = host.get_cog(Announcer.__cog_name__)
+            if isinstance(announcer, Announcer):
+                await announcer.deliver_once()
+    except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
+        log.exception("The bot's turn in game %s failed", game_id)
 
 
 def nonce(announcement: AnnouncementRow) -> str:

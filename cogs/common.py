@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.announce import reply_to, reply_with_closed, reply_with_report
+from cogs.announce import reply_to, reply_with_closed, reply_with_report, start_bot_turn
 from cogs.context import display_names, remember_members, service_of
 from cogs.replay import animation_file, position_message
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
@@ -36,6 +36,12 @@ from storage.database import GameRow
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's cap on choices
+LEVEL_LABELS = {
+    1: N_("1: gentle, for a first game"),
+    2: N_("2: casual"),
+    3: N_("3: solid"),
+    4: N_("4: the strongest"),
+}
 CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
 
 
@@ -121,13 +127,18 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
 
     async def challenge(cog: GameCog, interaction: discord.Interaction, **chosen: Any) -> None:
         opponent = chosen["opponent"]
-        side = chosen.get("side")
         options = {
             option.name: chosen[option.name].value if chosen.get(option.name) else option.default
             for option in entry.options
         }
+        side, level = chosen.get("side"), chosen.get("level")
         await cog.send_challenge(
-            interaction, opponent, options, side.value if side else None, chosen.get("rated", True)
+            interaction,
+            opponent,
+            options,
+            side.value if side else None,
+            chosen.get("rated", True),
+            level.value if level else None,
         )
 
     keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -143,6 +154,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         )
     parameters.append(inspect.Parameter("side", keyword, annotation=app_commands.Choice[int] | None, default=None))
     parameters.append(inspect.Parameter("rated", keyword, annotation=bool, default=True))
+    parameters.append(inspect.Parameter("level", keyword, annotation=app_commands.Choice[int] | None, default=None))
     challenge.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     challenge.__qualname__ = "GameCog.challenge"  # a method: discord.py then passes the cog first
 
@@ -151,10 +163,12 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         for option in entry.options
     }
     choices["side"] = [app_commands.Choice(name=name, value=index) for index, name in enumerate(entry.sides)]
+    choices["level"] = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
     described = app_commands.describe(
         opponent="Who you want to play.",
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
+        level="Against the bot itself: how well it plays, 1 to 4 (default: 2).",
         **{option.name: option.description for option in entry.options},
     )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
@@ -193,9 +207,27 @@ class GameCog(commands.GroupCog):
         options: dict[str, Any],
         side: int | None,
         rated: bool,
+        level: int | None = None,
     ) -> None:
         if interaction.guild is None or interaction.channel_id is None:
             raise UserError("Games are played in a server channel, not in direct messages.")
+        if interaction.client.user is not None and opponent.id == interaction.client.user.id:
+            report = await self.service.challenge_computer(
+                game=self.game,
+                guild_id=interaction.guild.id,
+                channel_id=interaction.channel_id,
+                member_id=interaction.user.id,
+                bot_id=opponent.id,
+                options=options,
+                side=side,
+                level=level,
+                reply=reply_to(interaction),
+            )
+            await reply_with_report(interaction, report)
+            start_bot_turn(interaction.client, report.row)
+            return
+        if level is not None:
+            raise UserError("The level is for games against the bot: challenge me to play at a level.")
         row = await self.service.challenge(
             game=self.game,
             guild_id=interaction.guild.id,
@@ -224,9 +256,9 @@ class GameCog(commands.GroupCog):
             side=present.side_name(locale, self.game, row.side_of(interaction.user.id) or 0),
             expires=expires,
         )
-        await interaction.response.send_message(text, view=challenge_view(row.id, locale))
-        message = await interaction.original_response()
-        await self.service.db.set_message(row.id, "challenge_message_id", message.id)
+        callback = await interaction.response.send_message(text, view=challenge_view(row.id, locale))
+        if callback.message_id is not None:
+            await self.service.db.set_message(row.id, "challenge_message_id", callback.message_id)
 
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
@@ -243,6 +275,7 @@ class GameCog(commands.GroupCog):
         row = await self.current_game(interaction, game_id)
         report = await self.service.play(row.id, interaction.user.id, move, reply=reply_to(interaction))
         await reply_with_report(interaction, report)
+        start_bot_turn(interaction.client, report.row)
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
@@ -366,8 +399,48 @@ class GameCog(commands.GroupCog):
         text = tr(interaction.guild_locale, "Game #{id} in {frames} frames, the start first.", id=row.id, frames=frames)
         await interaction.followup.send(text, file=file)
 
+    @app_commands.command(name="hint", description="In a game against the bot: a suggestion for your move, privately.")
+    @app_commands.describe(game="Which game, if you have several.")
+    async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await self.current_game(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
+        row, state, move = await self.service.hint(row.id, interaction.user.id)
+        text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
+        await interaction.followup.send(text, file=await board_file(interaction, row, state), ephemeral=True)
+
+    @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
+    @app_commands.describe(game="Which game (default: your last finished one here).")
+    async def analyse(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        if interaction.guild_id is None:
+            raise UserError(IN_SERVER_ONLY)
+        row = await self.service.finished_game(self.game, interaction.user.id, interaction.guild_id, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # long: every position is searched
+        mistakes = await self.service.analyse(row.id, interaction.user.id, interaction.guild_id)
+        locale = interaction.locale
+        if not mistakes:
+            await interaction.followup.send(
+                tr(locale, "Game #{id}: no move stands out as a mistake. Well played!", id=row.id), ephemeral=True
+            )
+            return
+        lines = [tr(locale, "Game #{id}: the moves that cost most, each shown before it was played.", id=row.id)]
+        files = []
+        for ply, played, better, drop in mistakes:
+            lines.append(
+                tr(
+                    locale,
+                    "Move {ply}: **{played}** was played; **{better}** was better (the evaluation fell by {drop}%).",
+                    ply=ply,
+                    played=played,
+                    better=better,
+                    drop=round(50 * drop),
+                )
+            )
+            files.append(await board_file(interaction, row, await self.service.position(row, ply - 1)))
+        await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True)
+
     @move.autocomplete("game")
     @board.autocomplete("game")
+    @hint.autocomplete("game")
     @replay.autocomplete("game")
     @resign.autocomplete("game")
     @claim.autocomplete("game")

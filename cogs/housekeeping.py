@@ -10,7 +10,7 @@ import logging
 
 from discord.ext import commands, tasks
 
-from cogs.announce import Announcer
+from cogs.announce import Announcer, start_bot_turn
 from cogs.background import BackgroundCog
 from sessions.host import ServiceHost
 from sessions.service import GameService
@@ -36,6 +36,8 @@ class HousekeepingCog(BackgroundCog):
             guilds = [guild.id for guild in self.bot.guilds]
             await self.service.expire_challenges(guilds)
             await self.service.due_reminders(guilds)
+            for game_id in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
+                start_bot_turn(self.bot, await self.service.row(game_id))
             announcer = self.bot.get_cog(Announcer.__cog_name__)
             if isinstance(announcer, Announcer):
                 await announcer.deliver_once()  # post what the sweep wrote now, not at the next round

@@ -33,8 +33,9 @@ class StatsCog(commands.Cog):
         target = member or interaction.user
         locale = interaction.locale
         records = await self.service.stats(interaction.guild.id, target.id)
+        practice = await self.service.db.results_against_bot(interaction.guild.id, target.id)
         title = tr(locale, "Stats of {name}", name=target.display_name)
-        if not records:
+        if not records and not practice:
             description = tr(locale, "No finished games yet.")
         else:
             description = "\n".join(
@@ -48,6 +49,19 @@ class StatsCog(commands.Cog):
                     rating=rating_text(rating.shown, rating.provisional),
                 )
                 for game, wins, losses, draws, rating in records
+            )
+            description += "".join(
+                "\n"
+                + tr(
+                    locale,
+                    "**{title}** against the bot at level {level}: {wins}, {losses}, {draws}",
+                    title=present.title(game, locale) if game in games.names() else game,
+                    level=level,
+                    wins=ntr(locale, "{count} win", "{count} wins", wins),
+                    losses=ntr(locale, "{count} loss", "{count} losses", losses),
+                    draws=ntr(locale, "{count} draw", "{count} draws", draws),
+                )
+                for game, level, wins, losses, draws in practice
             )
         await interaction.response.send_message(
             embed=discord.Embed(title=title, description=description), ephemeral=True

@@ -65,6 +65,8 @@ def next_turn_line(locale: Any, row: GameRow, state: GameState) -> str | None:
     if side is None:
         return None
     who = mention(row.players[side])
+    if row.against_bot and side == row.ai_side:
+        return tr(locale, "{player} is thinking…", player=who)
     if state.chance:
         return tr(locale, "{player}, roll the die with /{game} roll.", player=who, game=row.game)
     return tr(locale, "{player}, your move ({side}).", player=who, side=side_name(locale, row.game, side))
@@ -133,7 +135,7 @@ def game_label(locale: Any, row: GameRow, names: tuple[str, str]) -> str:
         locale,
         "#{id} {title}: {name0} vs {name1}, move {ply}",
         id=row.id,
-        title=games.find(row.game).title,
+        title=title(row.game, locale),
         name0=names[0],
         name1=names[1],
         ply=row.ply,

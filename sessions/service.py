@@ -17,6 +17,7 @@ from typing import Any
 
 import games
 from engines import GameState, IllegalMove
+from sessions.computer import DEFAULT_LEVEL, HINT_LEVEL, Thinker
 from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_TTL, Defaults, GuildSettings, merge
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
@@ -35,6 +36,8 @@ MAX_MOVE_TEXT = 100
 MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
 STATE_CACHE_SIZE = 1024  # games in play whose replayed state is kept; the rest replay from the log
 ANNOUNCE_WAIT = 1.5  # seconds an action waits for the previous move's reply (Discord wants an answer within 3)
+COMPUTER_LEVELS = (1, 2, 3, 4)  # ai.LEVELS: kept here so the service need not import the AI
+ANALYSIS_NOISE = 0.05  # value drops smaller than this are the search's own noise, not mistakes
 MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several people, too few to spam
 
 
@@ -64,6 +67,8 @@ class Settings:
     announce_grace: float = 10.0
     # Whether games get their own thread where a server's admins chose nothing (GAME_THREADS).
     threads: bool = True
+    ai_move_seconds: float | None = None  # a cap on the bot's thinking time at every level (tests, small hosts)
+    analysis_seconds: float = 0.15  # search time per position when analysing a whole game
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,8 @@ class GameService:
         # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
         self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
         self._guild_settings: LruCache[int, tuple[float, GuildSettings]] = LruCache(10_000)
+        self.thinker = Thinker(budget=self.settings.ai_move_seconds)
+        self._thinking: set[int] = set()  # games whose bot move is being searched in this process
 
     # --- loading ---------------------------------------------------------------------------------
 
@@ -262,6 +269,121 @@ class GameService:
                 "There is already an open challenge between you two. Wait for it to be answered."
             ) from error
         return await self.row(game_id)
+
+    async def challenge_computer(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        member_id: int,
+        bot_id: int,
+        options: dict[str, Any],
+        side: int | None,
+        level: int | None,
+        reply: ReplyTo | None = None,
+    ) -> Report:
+        """A game against the bot itself, which accepts at once: unrated, at ``level`` (1-4)."""
+        level = DEFAULT_LEVEL if level is None else level
+        if level not in COMPUTER_LEVELS:
+            raise UserError("The bot plays at levels 1 to 4.")
+        try:
+            games.find(game).new_game(**options)
+        except ValueError as error:
+            raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
+        if side is None:
+            side = int(self.draw(["0", "1"]))
+        players = (member_id, bot_id) if side == 0 else (bot_id, member_id)
+        now = self.clock()
+        game_id = await self.db.insert_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            options=options,
+            players=players,
+            challenger_id=member_id,
+            rated=False,
+            now=now,
+            expires_at=now + self.settings.challenge_ttl,
+            ai_side=1 - side,
+            ai_level=level,
+        )
+        return await self.accept(game_id, bot_id, guild_id=guild_id, reply=reply)
+
+    async def bot_games_to_move(self, guild_ids: list[int] | None = None) -> list[int]:
+        """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
+        due = []
+        for row in await self.db.games_with_status("active", guild_ids=guild_ids):
+            if row.against_bot and row.id not in self._thinking and (await self.state(row)).to_act == row.ai_side:
+                due.append(row.id)
+        return due
+
+    async def play_for_bot(self, game_id: int) -> list[Report]:
+        """The bot's turn in a game against it: it rolls its own dice through the session's draws, and its
+        moves are searched in the worker pool. Each action is committed with its announcement. A turn that
+        cannot go on now (a reply still being announced, a race) is left to the next sweep."""
+        if game_id in self._thinking:
+            return []
+        self._thinking.add(game_id)
+        reports: list[Report] = []
+        try:
+            while True:
+                row = await self.row(game_id)
+                state = await self.state(row)
+                if row.status != "active" or not row.against_bot or state.to_act != row.ai_side:
+                    return reports
+                bot_id = row.players[state.to_act]
+                if state.chance:
+                    reports.append(await self.roll(game_id, bot_id))
+                    continue
+                level = row.ai_level or DEFAULT_LEVEL
+                move = await self.thinker.move(row.game, row.options, state.moves, level, secrets.randbits(32))
+                reports.append(await self.play(game_id, bot_id, move))
+        except UserError:
+            return reports
+        finally:
+            self._thinking.discard(game_id)
+
+    async def hint(self, game_id: int, user_id: int) -> tuple[GameRow, GameState, str]:
+        """The level-3 suggestion for the member to act in a game against the bot: the game, the position after
+        the suggested move, and the move."""
+        row = await self._active(game_id, user_id)
+        if not row.against_bot:
+            raise UserError("Hints are for games against the bot; in a game between members, think for yourself!")
+        state, _ = await self._my_turn(row, user_id)
+        if state.chance:
+            raise UserError("Roll the die first with /{game} roll.", game=row.game)
+        move = await self.thinker.move(row.game, row.options, state.moves, HINT_LEVEL, secrets.randbits(32))
+        state.play(move)
+        return row, state, move
+
+    async def finished_game(self, game: str, user_id: int, guild_id: int, game_id: int | None) -> GameRow:
+        """The finished game a member asks about: the chosen one, else their last finished game of this kind."""
+        if game_id is not None:
+            row = await self.row(game_id, guild_id)
+            if row.game != game or user_id not in row.players:
+                raise UserError(
+                    "Game #{id} is not one of your {title} games.", id=game_id, title=games.find(game).title
+                )
+            return row
+        mine = [r for r in await self.db.games_with_status("finished", guild_ids=[guild_id]) if user_id in r.players]
+        mine = [r for r in mine if r.game == game]
+        if not mine:
+            raise UserError("You have no finished {title} game here yet.", title=games.find(game).title)
+        return max(mine, key=lambda r: r.finished_at or 0.0)
+
+    async def analyse(self, game_id: int, user_id: int, guild_id: int) -> list[tuple[int, str, str, float]]:
+        """Up to three moves of a finished game where the level-4 evaluation dropped most for the side that
+        played them: (ply, move, better move, drop). Only for the game's players."""
+        row = await self.row(game_id, guild_id)
+        if user_id not in row.players:
+            raise UserError("You can analyse only your own games.")
+        if row.status != "finished":
+            raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=row.id)
+        moves = await self.db.moves(row.id)
+        judged = await self.thinker.analysis(row.game, row.options, moves, self.settings.analysis_seconds)
+        worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
+        return sorted(worst[:3])
 
     async def accept(
         self,

@@ -108,6 +108,8 @@ class Database(OutboxQueries, AdminQueries):
         rated: bool,
         now: float,
         expires_at: float,
+        ai_side: int | None = None,
+        ai_level: int | None = None,
     ) -> int:
         """A new open challenge. Raises :class:`DuplicateChallenge` if the pair already has one in this server,
         whoever challenged whom: a unique index decides, so racing challenges cannot both be stored."""
@@ -124,6 +126,8 @@ class Database(OutboxQueries, AdminQueries):
                         player1_id=players[1],
                         challenger_id=challenger_id,
                         rated=rated,
+                        ai_side=ai_side,
+                        ai_level=ai_level,
                         status="challenge",
                         ply=0,
                         created_at=now,
@@ -419,6 +423,8 @@ class Database(OutboxQueries, AdminQueries):
         two finishing transactions that share players wait for each other instead of deadlocking, and the ratings
         read next are the committed ones. On SQLite the write lock already serialises the two transactions."""
         outcome = OUTCOMES[row.winner]
+        if row.against_bot:  # practice against the bot: unrated and not in the records; /stats reads the games
+            return Settlement(outcome, {})
         key = (records.c.guild_id == row.guild_id, records.c.game == row.game)
         users = sorted(row.players)
         for user_id in users:  # one row at a time, in order: concurrent inserts of the same keys cannot deadlock
@@ -491,6 +497,26 @@ class Database(OutboxQueries, AdminQueries):
             .limit(limit)
         )
         return [RatingRow(r["user_id"], r["mu"], r["sigma"], r["rated_games"]) for r in rows]
+
+    async def results_against_bot(self, guild_id: int, user_id: int) -> list[tuple[str, int, int, int, int]]:
+        """A member's finished games against the bot here: (game, level, wins, losses, draws) per game and level."""
+        member_side = sa.case((games.c.player0_id == user_id, 0), else_=1)
+        won = sa.func.sum(sa.case((games.c.winner == member_side, 1), else_=0))
+        drawn = sa.func.sum(sa.case((games.c.winner.is_(None), 1), else_=0))
+        rows = await self._rows(
+            sa.select(
+                games.c.game, games.c.ai_level, won.label("wins"), drawn.label("draws"), sa.func.count().label("n")
+            )
+            .where(
+                games.c.guild_id == guild_id,
+                games.c.status == "finished",
+                games.c.ai_side.is_not(None),
+                sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id),
+            )
+            .group_by(games.c.game, games.c.ai_level)
+            .order_by(games.c.game, games.c.ai_level)
+        )
+        return [(r["game"], r["ai_level"], r["wins"], r["n"] - r["wins"] - r["draws"], r["draws"]) for r in rows]
 
     async def records_of(self, guild_id: int, user_id: int) -> list[RecordRow]:
         rows = await self._rows(

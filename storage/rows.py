@@ -36,6 +36,12 @@ class GameRow:
     last_move_at: float | None
     reminded_at: float | None
     finished_at: float | None
+    ai_side: int | None = None  # the side the bot itself plays, in a game against it
+    ai_level: int | None = None
+
+    @property
+    def against_bot(self) -> bool:
+        return self.ai_side is not None
 
     @property
     def opponent_id(self) -> int:
@@ -69,6 +75,8 @@ class GameRow:
             last_move_at=row["last_move_at"],
             reminded_at=row["reminded_at"],
             finished_at=row["finished_at"],
+            ai_side=row["ai_side"],
+            ai_level=row["ai_level"],
         )
 
 

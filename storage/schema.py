@@ -101,6 +101,9 @@ games = sa.Table(
     sa.Column("last_move_at", Time),
     sa.Column("reminded_at", Time),
     sa.Column("finished_at", Time),
+    # A game against the bot itself: the side it plays and its level (1-4); NULL for a game between members.
+    sa.Column("ai_side", sa.Integer),
+    sa.Column("ai_level", sa.Integer),
     sa.CheckConstraint(f"status IN ({', '.join(repr(s) for s in STATUSES)})", name="games_status"),
     sa.CheckConstraint("winner IN (0, 1)", name="games_winner"),
     sa.CheckConstraint("player0_id <> player1_id", name="games_two_players"),

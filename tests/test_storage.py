@@ -27,7 +27,7 @@ from storage.schema import metadata, records
 LEGACY_SQL = Path(__file__).parent / "legacy" / "yoyo_0001_initial.sql"
 GUILD, CHANNEL = 1_234_567_890_123_456_789, 987_654_321_098_765_432  # real snowflakes need 64 bits
 ALICE, BOB, CAROL, DAVE = 301_234_567_890_123_456, 302_234_567_890_123_456, 303_234_567_890_123_456, 304
-# The newest revision, whichever it is: a new migration needs no edit here.
+# The newest revision, from the scripts themselves: each upgrade must end there.
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 

@@ -57,10 +57,11 @@ async def test_challenge_buttons_refuse_strangers_and_the_wrong_side(
             await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.alice.id})
         )
         assert "yourself" in own.content
+        other_bot = fake.add_member(name="another-bot", bot=True).user
         bot_reply = await private_reply(
-            await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bot_user.id})
+            await fake.slash(fake.alice, "iago", "challenge", options={"opponent": other_bot.id})
         )
-        assert "Bots" in bot_reply.content
+        assert "Bots" in bot_reply.content  # only this bot plays, itself
 
         challenge = await public_reply(
             await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id})

@@ -122,8 +122,10 @@ async def attempts(
                         found.append(Attempt(fake.alice, path, values, autocomplete=option["name"]))
             if name == "challenge":
                 outsider = fake.add_user(f"outsider-{entry.name}")
-                for opponent in (fake.alice.id, fake.bot_user.id, outsider.id):
+                other_bot = fake.add_member(name=f"bot-{entry.name}", bot=True).user
+                for opponent in (fake.alice.id, other_bot.id, outsider.id):
                     found.append(Attempt(fake.alice, path, {"opponent": opponent}))
+                found.append(Attempt(fake.alice, path, {"opponent": fake.bob.id, "level": 3}))  # a level needs me
     for path in (("leaderboard",), ("stats",)):
         schema = fake.find_command(path[0], fake.guild.id).get("options", [])
         found.append(Attempt(fake.alice, path, required_values(schema, fake), dm=True))

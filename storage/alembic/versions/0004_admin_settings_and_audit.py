@@ -4,7 +4,7 @@ Every settings column is nullable: NULL means "the operator's default from the e
 default in ``.env`` still reaches every server that never chose otherwise.
 
 Revision ID: 0003_admin
-Revises: 0002
+Revises: 0003_computer
 Create Date: 2026-11-22
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0003_admin"
-down_revision = "0002"
+down_revision = "0003_computer"
 branch_labels = None
 depends_on = None
 

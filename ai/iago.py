@@ -1,0 +1,407 @@
+"""Iago: iterative-deepening negamax alpha-beta with a transposition table, over a make/unmake board kept here.
+
+The engine recomputes legal moves from scratch and copies on every play, far too slow for a search, so this
+module keeps its own 61-cell board (built only from the engine's documented CELLS, OUTER, CENTRE and
+cell_coords) and mirrors the rules of every variant, calls included. Leaves are scored by ``evaluate``; a
+branch that reaches the end of the game is scored exactly, and a depth whose whole tree reached the end is
+marked exact, which makes the last moves an exact endgame solve.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ai.search import Deadline
+from engines import iago as E
+
+N = len(E.CELLS)
+INDEX = {name: i for i, name in enumerate(E.CELLS)}
+CENTRE = INDEX[E.CENTRE]
+IS_INNER = tuple(name in E.INNER for name in E.CELLS)
+SPECIAL = tuple(name in E.OUTER or name == E.CENTRE for name in E.CELLS)
+INNER_PLAIN = tuple(i for i in range(N) if IS_INNER[i] and i != CENTRE)
+SPECIALS = tuple(i for i in range(N) if SPECIAL[i])
+EMPTY, DARK, LIGHT, CAP_DARK, CAP_LIGHT = 0, 1, 2, 3, 4
+LABELS = {None: EMPTY, "D": DARK, "L": LIGHT, "xD": CAP_DARK, "xL": CAP_LIGHT}
+CALL = 64  # a move is a cell index, plus CALL for a penalty call
+
+
+def _rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    coords = {E.cell_coords(name): i for i, name in enumerate(E.CELLS)}
+    result = []
+    for name in E.CELLS:
+        a, b = E.cell_coords(name)
+        cell_rays = []
+        for da, db in ((0, -1), (0, 1), (-1, -1), (-1, 0), (1, 0), (1, 1)):
+            ray = []
+            x, y = a + da, b + db
+            while (x, y) in coords:
+                ray.append(coords[(x, y)])
+                x, y = x + da, y + db
+            if ray:
+                cell_rays.append(tuple(ray))
+        result.append(tuple(cell_rays))
+    return tuple(result)
+
+
+RAYS = _rays()
+NEIGHBOURS = tuple(tuple(ray[0] for ray in rays) for rays in RAYS)
+AREA = tuple(0 if inner else 1 for inner in IS_INNER)  # index into a side's (inner, outer) counts
+
+# Fitted by bench/tune_iago.py (self-play between weight vectors at a fixed depth); see docs/ai.md.
+WEIGHTS: dict[str, float] = {
+    "score": 4.0,  # share of the product scores, the thing that wins
+    "inner": 0.16,
+    "outer": 0.2,  # outer disks are scarcer than inner ones, so each weighs more in the product
+    "captives": 0.06,  # own-colour captives may come back on a release
+    "centre": 0.15,  # the centre breaks ties
+    "mobility": 0.0,
+    "release": 0.0,
+}
+
+
+class Board:
+    """A mutable Iago position with make/unmake; ``turn`` is the player to move (0 Dark, 1 Light)."""
+
+    def __init__(self, cells: list[int], turn: int, variant: str, call_owed: bool) -> None:
+        self.cells = cells
+        self.turn = turn
+        self.variant = variant
+        self.call_owed = call_owed
+        self.empty_inner = sum(1 for i in range(N) if IS_INNER[i] and cells[i] == EMPTY)
+        # face-up disks per side and area, and captives per original colour, kept up to date by make/unmake
+        self.face = [[0, 0], [0, 0]]
+        self.captive = [0, 0]
+        for i, v in enumerate(cells):
+            if v in (DARK, LIGHT):
+                self.face[v - 1][AREA[i]] += 1
+            elif v:
+                self.captive[v - 3] += 1
+
+    @classmethod
+    def from_game(cls, game: Any) -> Board:
+        cells = [LABELS[game.cell(name)] for name in E.CELLS]
+        return cls(cells, game.turn, game.variant, game.call_owed)
+
+    @property
+    def over(self) -> bool:
+        return self.empty_inner == 0
+
+    def key(self) -> tuple[Any, ...]:
+        return (*self.cells, self.turn, self.call_owed)
+
+    def captures(self, i: int, player: int) -> int:
+        cells = self.cells
+        me, opp = player + 1, 2 - player
+        total = 0
+        for ray in RAYS[i]:
+            if cells[ray[0]] != opp:
+                continue
+            k = 1
+            while k < len(ray) and cells[ray[k]] == opp:
+                k += 1
+            if k < len(ray) and cells[ray[k]] == me:
+                total += k
+        return total
+
+    def releases(self, i: int, player: int) -> bool:
+        cells = self.cells
+        me = player + 1
+        for ray in RAYS[i]:
+            if cells[ray[0]] < CAP_DARK:
+                continue
+            k = 1
+            while k < len(ray) and cells[ray[k]] >= CAP_DARK:
+                k += 1
+            if k < len(ray) and cells[ray[k]] == me and (SPECIAL[i] or SPECIAL[ray[k]]):
+                return True
+        return False
+
+    def forced(self, player: int) -> tuple[int, list[int]]:
+        """The largest capture open to ``player`` and the cells that make it (the search's hottest loop, so
+        the capture count is inlined rather than calling ``captures``)."""
+        best, found = 0, []
+        cells = self.cells
+        me, opp = player + 1, 2 - player
+        for i in range(N):
+            if cells[i] != EMPTY:
+                continue
+            n = 0
+            for ray in RAYS[i]:
+                if cells[ray[0]] != opp:
+                    continue
+                k = 1
+                length = len(ray)
+                while k < length and cells[ray[k]] == opp:
+                    k += 1
+                if k < length and cells[ray[k]] == me:
+                    n += k
+            if n > best:
+                best, found = n, [i]
+            elif n == best and n:
+                found.append(i)
+        return best, found
+
+    def moves(self) -> list[int]:
+        """Legal moves exactly as the engine lists them (as indices; calls offset by CALL)."""
+        if self.over:
+            return []
+        cells, player, variant = self.cells, self.turn, self.variant
+        if variant in ("standard", "simple"):
+            best, forced = self.forced(player)
+            if best:
+                return forced
+            found = [i for i in INNER_PLAIN if cells[i] == EMPTY]
+            if variant == "standard":
+                found += [i for i in SPECIALS if cells[i] == EMPTY and self.releases(i, player)]
+        else:
+            found = [i for i in INNER_PLAIN if cells[i] == EMPTY]
+            found += [
+                i for i in SPECIALS if cells[i] == EMPTY and (self.captures(i, player) or self.releases(i, player))
+            ]
+        if not found and cells[CENTRE] == EMPTY:
+            found = [CENTRE]
+        if self.call_owed:
+            found += [CALL + i for i in range(N) if cells[i] == EMPTY]
+        return found
+
+    def make(self, move: int) -> tuple[int, list[int], list[int], bool]:
+        """Play a move; returns what ``unmake`` needs."""
+        i = move % CALL
+        is_call = move >= CALL
+        cells, player = self.cells, self.turn
+        owes = False
+        if self.variant == "penalty" and not is_call:
+            best, forced = self.forced(player)
+            owes = best > 0 and i not in forced
+        me, opp = player + 1, 2 - player
+        captured: list[int] = []
+        released: list[int] = []
+        release = self.variant != "simple"
+        for ray in RAYS[i]:
+            first = cells[ray[0]]
+            if first == opp:
+                k = 1
+                while k < len(ray) and cells[ray[k]] == opp:
+                    k += 1
+                if k < len(ray) and cells[ray[k]] == me:
+                    captured.extend(ray[:k])
+            elif first >= CAP_DARK and release:
+                k = 1
+                while k < len(ray) and cells[ray[k]] >= CAP_DARK:
+                    k += 1
+                if k < len(ray) and cells[ray[k]] == me and (SPECIAL[i] or SPECIAL[ray[k]]):
+                    released.extend(ray[:k])
+        cells[i] = me
+        face, captive = self.face, self.captive
+        face[player][AREA[i]] += 1
+        for j in captured:
+            cells[j] += 2
+            face[1 - player][AREA[j]] -= 1
+            captive[1 - player] += 1
+        for j in released:
+            cells[j] -= 2
+            face[cells[j] - 1][AREA[j]] += 1
+            captive[cells[j] - 1] -= 1
+        undo = (i, captured, released, self.call_owed)
+        self.call_owed = owes
+        self.turn = 1 - player
+        if IS_INNER[i]:
+            self.empty_inner -= 1
+        if self.empty_inner == 0:
+            self.call_owed = False
+        return undo
+
+    def unmake(self, undo: tuple[int, list[int], list[int], bool]) -> None:
+        i, captured, released, owed = undo
+        cells = self.cells
+        face, captive = self.face, self.captive
+        self.turn = player = 1 - self.turn
+        cells[i] = EMPTY
+        face[player][AREA[i]] -= 1
+        for j in captured:
+            cells[j] -= 2
+            face[1 - player][AREA[j]] += 1
+            captive[1 - player] -= 1
+        for j in released:
+            face[cells[j] - 1][AREA[j]] -= 1
+            captive[cells[j] - 1] += 1
+            cells[j] += 2
+        self.call_owed = owed
+        if IS_INNER[i]:
+            self.empty_inner += 1
+
+    def counts(self) -> tuple[list[int], list[int], list[int]]:
+        """Face-up disks (Dark, Light) inner and outer, and captives by original colour."""
+        face = self.face
+        return [face[0][0], face[1][0]], [face[0][1], face[1][1]], list(self.captive)
+
+    def scores(self) -> tuple[int, int]:
+        inner, outer, _ = self.counts()
+        if self.variant == "simple":
+            return inner[0] + outer[0], inner[1] + outer[1]
+        return max(inner[0], 1) * max(outer[0], 1), max(inner[1], 1) * max(outer[1], 1)
+
+    def winner(self) -> int | None:
+        """The winner of a finished position (the engine's result rule, centre tie-break included)."""
+        s = self.scores()
+        if s[0] != s[1]:
+            return 0 if s[0] > s[1] else 1
+        centre = self.cells[CENTRE]
+        if centre in (DARK, LIGHT):
+            return centre - 1
+        if centre in (CAP_DARK, CAP_LIGHT):
+            return 1 - (centre - 3)
+        return None
+
+
+def terminal_value(board: Board, player: int) -> float:
+    """An exact result for ``player``: +-1, nudged by the score margin so bigger wins come first."""
+    winner = board.winner()
+    if winner is None:
+        return 0.0
+    s = board.scores()
+    margin = abs(s[0] - s[1])
+    v = 0.98 + 0.02 * math.tanh(margin / 50)
+    return v if winner == player else -v
+
+
+def evaluate(board: Board, player: int, weights: dict[str, float] = WEIGHTS) -> float:
+    """Heuristic value of a position for ``player`` in (-0.95, 0.95)."""
+    if board.over:
+        return terminal_value(board, player)
+    inner, outer, captives = board.counts()
+    s = board.scores()
+    other = 1 - player
+    x = weights["score"] * (s[player] - s[other]) / (s[player] + s[other] + 20)
+    x += weights["inner"] * (inner[player] - inner[other])
+    x += weights["outer"] * (outer[player] - outer[other])
+    x += weights["captives"] * (captives[player] - captives[other])
+    centre = board.cells[CENTRE]
+    if centre in (DARK, LIGHT):
+        x += weights["centre"] * (1 if centre - 1 == player else -1)
+    if weights["release"] and board.variant != "simple":
+        # open doors to the outer ring: empty outer cells (and the centre) where a side could release
+        doors = [0, 0]
+        for i in SPECIALS:
+            if board.cells[i] == EMPTY:
+                doors[player] += board.releases(i, player)
+                doors[other] += board.releases(i, other)
+        x += weights["release"] * (doors[player] - doors[other])
+    if weights["mobility"]:
+        mine = len(board.moves())
+        x += weights["mobility"] * (mine if board.turn == player else -mine)
+    return 0.95 * math.tanh(x)
+
+
+EXACT, LOWER, UPPER = 0, 1, 2
+QUIESCENCE = 4  # capture plies played out beyond the nominal depth
+
+
+class IagoSearch:
+    """Negamax alpha-beta with a transposition table that survives the iterations of one ``think`` call."""
+
+    def __init__(self, full_width_root: bool, weights: dict[str, float] = WEIGHTS) -> None:
+        self.full_width_root = full_width_root
+        self.weights = weights
+        self.table: dict[tuple[Any, ...], tuple[int, float, int, int, bool]] = {}
+        self.order: dict[int, float] = {}
+        self.horizon = False
+
+    def root_values(self, game: Any, depth: int, deadline: Deadline) -> tuple[dict[str, float], bool]:
+        board = Board.from_game(game)
+        names = {m: (f"call {E.CELLS[m - CALL]}" if m >= CALL else E.CELLS[m]) for m in board.moves()}
+        moves = sorted(names, key=lambda m: -self.order.get(m, 0.0))
+        self.horizon = False
+        values: dict[int, float] = {}
+        alpha = -2.0
+        for m in moves:
+            undo = board.make(m)
+            if self.full_width_root:
+                v = -self.negamax(board, depth - 1, -2.0, 2.0, deadline)
+            else:
+                v = -self.negamax(board, depth - 1, -2.0, -alpha, deadline)
+            board.unmake(undo)
+            values[m] = v
+            alpha = max(alpha, v)
+        self.order = values
+        return {names[m]: v for m, v in values.items()}, not self.horizon
+
+    def quiesce(self, board: Board, alpha: float, beta: float, plies: int, deadline: Deadline) -> float:
+        """Play out captures before judging a leaf: a position where the side to move can capture is not quiet,
+        and a static value there misses the swing (odd depths then lose to even ones). Under forced capture the
+        captures are the only moves; in the loose variants the side to move may also stand pat."""
+        if board.over:
+            return terminal_value(board, board.turn)
+        forced_rule = board.variant in ("standard", "simple")
+        best_capture, cells = board.forced(board.turn)
+        if not best_capture or plies == 0:
+            return evaluate(board, board.turn, self.weights)
+        deadline.check()
+        best = -2.0
+        if not forced_rule:
+            best = evaluate(board, board.turn, self.weights)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+            cells = [i for i in range(N) if board.cells[i] == EMPTY and board.captures(i, board.turn)]
+            cells = [i for i in cells if i in set(board.moves())]
+        for i in cells:
+            undo = board.make(i)
+            v = -self.quiesce(board, -beta, -alpha, plies - 1, deadline)
+            board.unmake(undo)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def negamax(self, board: Board, depth: int, alpha: float, beta: float, deadline: Deadline) -> float:
+        if board.over:
+            return terminal_value(board, board.turn)
+        if depth <= 0:
+            self.horizon = True
+            return self.quiesce(board, alpha, beta, QUIESCENCE, deadline)
+        deadline.check()
+        key = board.key()
+        entry = self.table.get(key)
+        best_move = -1
+        if entry is not None:
+            e_depth, e_value, e_flag, best_move, e_exact = entry
+            usable = e_flag == EXACT or (e_flag == LOWER and e_value >= beta) or (e_flag == UPPER and e_value <= alpha)
+            if usable and (e_depth >= depth or e_exact):
+                if not e_exact:
+                    self.horizon = True
+                return e_value
+        moves = board.moves()
+        if best_move in moves:
+            moves.remove(best_move)
+            moves.insert(0, best_move)
+        start_alpha = alpha
+        horizon_before = self.horizon
+        self.horizon = False
+        best = -2.0
+        for m in moves:
+            undo = board.make(m)
+            v = -self.negamax(board, depth - 1, -beta, -alpha, deadline)
+            board.unmake(undo)
+            if v > best:
+                best, best_move = v, m
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        exact = not self.horizon
+        self.horizon = self.horizon or horizon_before
+        flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
+        self.table[key] = (depth, best, flag, best_move, exact)
+        return best
+
+
+def static_value(game: Any) -> float:
+    """The evaluation of a game position for the player to act (for analysis of finished lines)."""
+    board = Board.from_game(game)
+    return evaluate(board, board.turn)

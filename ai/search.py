@@ -1,0 +1,117 @@
+"""Game-independent thinking: levels, deadlines, iterative deepening and softmax weakening.
+
+A game strategy only has to value the root moves at a given depth (see ``Strategy``); everything about time,
+levels and picking a move lives here. Values are on one scale for every game: +1 a sure win for the player to
+act, -1 a sure loss, so one temperature means the same carelessness in every game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class SearchTimeout(Exception):
+    """Raised inside a search when its deadline has passed; the unfinished depth is thrown away."""
+
+
+class Deadline:
+    """A wall-clock limit that is cheap to poll: the clock is read only every ``stride`` calls."""
+
+    def __init__(self, budget_s: float | None, stride: int = 256) -> None:
+        self.end = math.inf if budget_s is None else time.perf_counter() + budget_s
+        self.stride = stride
+        self._count = 0
+        self.armed = True
+
+    def check(self) -> None:
+        """Raise SearchTimeout once the budget is spent (never while disarmed, so depth 1 always completes)."""
+        self._count += 1
+        if self._count % self.stride == 0 and self.armed and time.perf_counter() > self.end:
+            raise SearchTimeout
+
+    def expired(self) -> bool:
+        return time.perf_counter() > self.end
+
+    def remaining(self) -> float:
+        return self.end - time.perf_counter()
+
+
+@dataclass(frozen=True)
+class Level:
+    """How a level thinks: a depth cap, a time budget (None: depth only) and a softmax temperature."""
+
+    max_depth: int
+    budget_s: float | None
+    temperature: float
+
+
+# Weakening as people find natural: a shallower or shorter look, and a softmax over move values instead of
+# random blunders, so a weak level still prefers good moves and only mixes up moves of similar value. The budgets
+# of levels 1 and 2 are only a safety cap: their depth normally ends the search long before.
+LEVELS_CONFIG: dict[int, Level] = {
+    1: Level(max_depth=1, budget_s=0.5, temperature=0.25),
+    2: Level(max_depth=2, budget_s=1.0, temperature=0.05),
+    3: Level(max_depth=3, budget_s=0.5, temperature=0.0),
+    4: Level(max_depth=64, budget_s=1.6, temperature=0.0),
+}
+
+
+@dataclass
+class Analysis:
+    """The outcome of a search: root values of the deepest completed depth."""
+
+    values: dict[str, float]
+    depth: int
+    exact: bool
+
+    def best(self) -> tuple[str, float]:
+        move = max(self.values, key=lambda m: (self.values[m], _neg_order(m)))
+        return move, self.values[move]
+
+
+def _neg_order(move: str) -> tuple[int, ...]:
+    # Ties go to the earliest move in canonical order, so argmax never depends on dict order.
+    return tuple(-ord(c) for c in move)
+
+
+class Strategy(Protocol):
+    """What a game module provides to the shared search."""
+
+    def root_values(self, state: Any, depth: int, deadline: Deadline) -> tuple[dict[str, float], bool]:
+        """Value of each legal move for the player to act, searched ``depth`` plies (the game's meaning of a ply);
+        the flag is True when the values are exact (the game tree was searched to its end)."""
+        ...
+
+
+def think(strategy: Strategy, state: Any, max_depth: int, budget_s: float | None) -> Analysis:
+    """Iterative deepening: deepen until the budget or the depth cap runs out, keep the last complete depth."""
+    deadline = Deadline(budget_s)
+    deadline.armed = False
+    values, exact = strategy.root_values(state, 1, deadline)
+    result = Analysis(values, 1, exact)
+    deadline.armed = budget_s is not None
+    depth = 2
+    while depth <= max_depth and not result.exact and len(values) > 1:
+        if deadline.expired():
+            break
+        try:
+            values, exact = strategy.root_values(state, depth, deadline)
+        except SearchTimeout:
+            break
+        result = Analysis(values, depth, exact)
+        depth += 1
+    return result
+
+
+def pick(analysis: Analysis, temperature: float, rng: random.Random) -> str:
+    """Argmax at temperature 0, else a softmax draw over move values (canonical move order keeps it seeded)."""
+    if temperature <= 0:
+        return analysis.best()[0]
+    moves = sorted(analysis.values)
+    top = max(analysis.values.values())
+    weights = [math.exp((analysis.values[m] - top) / temperature) for m in moves]
+    return rng.choices(moves, weights=weights)[0]
