@@ -28,7 +28,7 @@ from cogs.background import BackgroundCog
 from cogs.context import display_names, service_of
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import GameService, ReplyTo, Report
+from sessions.service import MOVE_KINDS, GameService, ReplyTo, Report
 from storage.database import GameRow
 from storage.outbox import AnnouncementRow
 
@@ -58,6 +58,8 @@ def reply_to(interaction: discord.Interaction) -> ReplyTo:
 
 
 def heading(locale: Any, report: Report) -> str | None:
+    if report.kind == "takeback" and report.by is not None:
+        return tr(locale, "{player} took back their last move, and the bot's reply with it.", player=f"<@{report.by}>")
     if report.kind != "start" or report.by is None:
         return None
     row = report.row
@@ -179,7 +181,7 @@ class Announcer(BackgroundCog):
         channel = self.bot.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
         guild = self.bot.get_guild(announcement.guild_id)
         locale = guild.preferred_locale if guild else None
-        if announcement.kind in ("start", "move", "finish"):
+        if announcement.kind in MOVE_KINDS:
             report = await self.service.announcement_report(announcement)
             text, file = await report_message(guild, self.service, locale, report)
             found = await self._finish_reply(announcement, text, file)

@@ -222,6 +222,7 @@ class GameCog(commands.GroupCog):
                 side=side,
                 level=level,
                 reply=reply_to(interaction),
+                parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
             )
             await reply_with_report(interaction, report)
             start_bot_turn(interaction.client, report.row)
@@ -408,6 +409,13 @@ class GameCog(commands.GroupCog):
         text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
         await interaction.followup.send(text, file=await board_file(interaction, row, state), ephemeral=True)
 
+    @app_commands.command(name="takeback", description="Against the bot: undo your last move and its reply.")
+    @app_commands.describe(game="Which game, if you have several.")
+    async def takeback(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await self.current_game(interaction, game)
+        report = await self.service.takeback(row.id, interaction.user.id, reply=reply_to(interaction))
+        await reply_with_report(interaction, report)
+
     @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
     @app_commands.describe(game="Which game (default: your last finished one here).")
     async def analyse(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -441,6 +449,7 @@ class GameCog(commands.GroupCog):
     @move.autocomplete("game")
     @board.autocomplete("game")
     @hint.autocomplete("game")
+    @takeback.autocomplete("game")
     @replay.autocomplete("game")
     @resign.autocomplete("game")
     @claim.autocomplete("game")

@@ -37,7 +37,9 @@ def speech(locale: Any, row: GameRow) -> Say:
     )
 
 
-def describe_move(locale: Any, row: GameRow, state: GameState, played: PlayedMove) -> str:
+def describe_move(locale: Any, row: GameRow, state: GameState, played: PlayedMove) -> str | None:
+    if played.kind == "takeback":
+        return None  # the heading says it
     narrator = games.find(row.game).narrator
     say = speech(locale, row)
     if played.kind == "chance":
@@ -118,7 +120,7 @@ def finish_lines(locale: Any, row: GameRow, finish: Finish) -> list[str]:
 def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
     row, state = report.row, report.state
     lines = [heading] if heading else []
-    lines += [describe_move(locale, row, state, played) for played in report.played]
+    lines += [line for played in report.played if (line := describe_move(locale, row, state, played))]
     if report.finish is not None:
         lines += finish_lines(locale, row, report.finish)
     else:

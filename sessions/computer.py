@@ -7,6 +7,7 @@ A worker rebuilds the game from its options and move log (picklable data, not en
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -60,7 +61,11 @@ class Thinker:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            # Workers come from a fork server, not forked from the bot itself: a forked worker would inherit the
+            # bot's sockets (the gateway connection among them) and hold them open after the bot died.
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("forkserver")
+            )
         return self._pool
 
     async def move(self, game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None) -> str:

@@ -19,6 +19,7 @@ import games
 from engines import GameState, IllegalMove
 from sessions.computer import DEFAULT_LEVEL, HINT_LEVEL, Thinker
 from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_TTL, Defaults, GuildSettings, merge
+from sessions.log import TAKEBACK, replay
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
 from storage.database import (
@@ -81,14 +82,14 @@ class ReplyTo:
 
 
 # Announcements of a game's moves: while one is undelivered, the game waits for it.
-MOVE_KINDS = ("start", "move", "finish")
+MOVE_KINDS = ("start", "move", "finish", "takeback")
 
 
 @dataclass(frozen=True)
 class PlayedMove:
     move: str
     player: int | None
-    kind: str  # "move" (a member's), "chance" (drawn by the bot), "forced_pass" (played by the bot)
+    kind: str  # "move" (a member's), "chance" (drawn by the bot), "forced_pass" (played by the bot), "takeback"
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ class Report:
     played: list[PlayedMove]
     finish: Finish | None = None
     announcement_id: int | None = None
-    kind: str = "move"  # "start" (a challenge accepted), "move" or "finish"
+    kind: str = "move"  # "start" (a challenge accepted), "move", "finish" or "takeback"
     by: int | None = None  # the member whose action this reports
 
 
@@ -125,7 +126,7 @@ class GameService:
         self.clock = clock
         self.draw = draw  # chance outcomes come from here only, so tests can load the dice
         self._locks: KeyedLocks[int] = KeyedLocks()
-        self._states: LruCache[int, GameState] = LruCache(STATE_CACHE_SIZE)
+        self._states: LruCache[int, tuple[int, GameState]] = LruCache(STATE_CACHE_SIZE)  # game -> (ply, state)
         # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
         self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
         self._guild_settings: LruCache[int, tuple[float, GuildSettings]] = LruCache(10_000)
@@ -142,31 +143,27 @@ class GameService:
         return row
 
     async def state(self, row: GameRow) -> GameState:
-        """The engine state of a game: the replay of its move log, cached per ply."""
+        """The engine state of a game: the replay of its move log, cached per ply of the log."""
         cached = self._states.get(row.id)
-        if cached is not None and len(cached.moves) == row.ply:
-            return cached.copy()
-        state = games.find(row.game).new_game(**row.options)
-        for move in await self.db.moves(row.id):
-            state.play(move)
-        self._states.put(row.id, state.copy())
+        if cached is not None and cached[0] == row.ply:
+            return cached[1].copy()
+        state = self._replay(row, await self.db.moves(row.id))
+        self._states.put(row.id, (row.ply, state.copy()))
         return state
+
+    @staticmethod
+    def _replay(row: GameRow, log: list[str]) -> GameState:
+        member_side = None if row.ai_side is None else 1 - row.ai_side
+        return replay(games.find(row.game), row.options, log, member_side)
 
     async def position(self, row: GameRow, ply: int) -> GameState:
-        """The game as it stood after ``ply`` moves (0: the start), for replays."""
-        state = games.find(row.game).new_game(**row.options)
-        for move in (await self.db.moves(row.id))[: max(0, ply)]:
-            state.play(move)
-        return state
+        """The game as it stood after ``ply`` entries of its log (0: the start), for replays."""
+        return self._replay(row, (await self.db.moves(row.id))[: max(0, ply)])
 
     async def positions(self, row: GameRow) -> list[GameState]:
-        """Every position of the game, the start first: one more than the moves played."""
-        state = games.find(row.game).new_game(**row.options)
-        states = [state.copy()]
-        for move in await self.db.moves(row.id):
-            state.play(move)
-            states.append(state.copy())
-        return states
+        """Every position of the game, the start first: one more than the entries of its log."""
+        log = await self.db.moves(row.id)
+        return [self._replay(row, log[:ply]) for ply in range(len(log) + 1)]
 
     async def find_game(
         self,
@@ -228,19 +225,9 @@ class GameService:
             raise UserError("You cannot challenge yourself. Pick another member of this server.")
         if opponent_is_bot:
             raise UserError("Bots cannot play. Challenge a person instead.")
-        try:
-            games.find(game).new_game(**options)
-        except ValueError as error:
-            raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
-        here = await self.settings_for(guild_id)
-        if game not in here.enabled_games:
-            raise UserError("The admins of this server have turned {game} off.", game=games.find(game).title)
-        if not here.channel_allowed(channel_id, parent_id):
-            raise UserError(
-                "Games cannot be started in this channel. Try one of these: {channels}",
-                channels=", ".join(f"<#{channel}>" for channel in sorted(here.allowed_channels)),
-            )
-        await self.expire_challenges()
+        self._check_options(game, options)
+        await self._check_allowed(game, guild_id, channel_id, parent_id)
+        await self.expire_challenges([guild_id])
         if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
         if await self.db.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
@@ -248,26 +235,9 @@ class GameService:
                 "You already have {count} open challenges. Wait for an answer or cancel one first.",
                 count=MAX_OPEN_CHALLENGES,
             )
-        if side is None:
-            side = int(self.draw(["0", "1"]))
-        players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
-        now = self.clock()
-        try:
-            game_id = await self.db.insert_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                game=game,
-                options=options,
-                players=players,
-                challenger_id=challenger_id,
-                rated=rated,
-                now=now,
-                expires_at=now + here.challenge_ttl,
-            )
-        except DuplicateChallenge as error:  # another challenge between the two was stored meanwhile
-            raise UserError(
-                "There is already an open challenge between you two. Wait for it to be answered."
-            ) from error
+        game_id = await self._store_challenge(
+            game, guild_id, channel_id, challenger_id, opponent_id, options, side, rated
+        )
         return await self.row(game_id)
 
     async def challenge_computer(
@@ -282,33 +252,73 @@ class GameService:
         side: int | None,
         level: int | None,
         reply: ReplyTo | None = None,
+        parent_id: int | None = None,
     ) -> Report:
         """A game against the bot itself, which accepts at once: unrated, at ``level`` (1-4)."""
         level = DEFAULT_LEVEL if level is None else level
         if level not in COMPUTER_LEVELS:
             raise UserError("The bot plays at levels 1 to 4.")
+        self._check_options(game, options)
+        await self._check_allowed(game, guild_id, channel_id, parent_id)
+        game_id = await self._store_challenge(
+            game, guild_id, channel_id, member_id, bot_id, options, side, rated=False, ai_level=level
+        )
+        return await self.accept(game_id, bot_id, guild_id=guild_id, reply=reply)
+
+    async def _check_allowed(self, game: str, guild_id: int, channel_id: int, parent_id: int | None) -> None:
+        """What a server's admins chose: the game must be on, the channel among the allowed ones (if any)."""
+        here = await self.settings_for(guild_id)
+        if game not in here.enabled_games:
+            raise UserError("The admins of this server have turned {game} off.", game=games.find(game).title)
+        if not here.channel_allowed(channel_id, parent_id):
+            raise UserError(
+                "Games cannot be started in this channel. Try one of these: {channels}",
+                channels=", ".join(f"<#{channel}>" for channel in sorted(here.allowed_channels)),
+            )
+
+    @staticmethod
+    def _check_options(game: str, options: dict[str, Any]) -> None:
         try:
             games.find(game).new_game(**options)
         except ValueError as error:
             raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
+
+    async def _store_challenge(
+        self,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        options: dict[str, Any],
+        side: int | None,
+        rated: bool,
+        ai_level: int | None = None,
+    ) -> int:
+        """Store an open challenge, the challenger on ``side`` (drawn when None); with ``ai_level`` the opponent
+        is the bot itself. The database refuses a second open challenge of a pair, however the two raced."""
         if side is None:
             side = int(self.draw(["0", "1"]))
-        players = (member_id, bot_id) if side == 0 else (bot_id, member_id)
+        players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
         now = self.clock()
-        game_id = await self.db.insert_game(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game=game,
-            options=options,
-            players=players,
-            challenger_id=member_id,
-            rated=False,
-            now=now,
-            expires_at=now + self.settings.challenge_ttl,
-            ai_side=1 - side,
-            ai_level=level,
-        )
-        return await self.accept(game_id, bot_id, guild_id=guild_id, reply=reply)
+        try:
+            return await self.db.insert_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                options=options,
+                players=players,
+                challenger_id=challenger_id,
+                rated=rated,
+                now=now,
+                expires_at=now + (await self.settings_for(guild_id)).challenge_ttl,
+                ai_side=None if ai_level is None else 1 - side,
+                ai_level=ai_level,
+            )
+        except DuplicateChallenge as error:  # another challenge between the two was stored meanwhile
+            raise UserError(
+                "There is already an open challenge between you two. Wait for it to be answered."
+            ) from error
 
     async def bot_games_to_move(self, guild_ids: list[int] | None = None) -> list[int]:
         """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
@@ -333,6 +343,9 @@ class GameService:
                 if row.status != "active" or not row.against_bot or state.to_act != row.ai_side:
                     return reports
                 bot_id = row.players[state.to_act]
+                # The bot is never in a hurry: it lets the member's reply land however slow Discord is; past the
+                # grace the outbox has taken that announcement over, so this wait always ends.
+                await self._wait_for_announcement(game_id, limit=self.settings.announce_grace + 1)
                 if state.chance:
                     reports.append(await self.roll(game_id, bot_id))
                     continue
@@ -343,6 +356,22 @@ class GameService:
             return reports
         finally:
             self._thinking.discard(game_id)
+
+    async def takeback(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
+        """Against the bot, in games without dice: undo the member's last move and the bot's reply. The log
+        stays append-only: the takeback is itself an entry, and the history shows it."""
+        async with self._locks(game_id):
+            row = await self._active(game_id, user_id)
+            if not row.against_bot:
+                raise UserError("Takebacks are for games against the bot; between members, a move is a move.")
+            if games.find(row.game).chance_words:
+                raise UserError("This game has dice: a takeback would mean rolling again, so it has none.")
+            state, side = await self._my_turn(row, user_id)
+            log = await self.db.moves(row.id)
+            before = self._replay(row, [*log, TAKEBACK])
+            if before.moves == state.moves:
+                raise UserError("There is no move of yours to take back yet.")
+            return await self._commit(row, before, [PlayedMove(TAKEBACK, side, "takeback")], user_id, reply)
 
     async def hint(self, game_id: int, user_id: int) -> tuple[GameRow, GameState, str]:
         """The level-3 suggestion for the member to act in a game against the bot: the game, the position after
@@ -380,7 +409,7 @@ class GameService:
             raise UserError("You can analyse only your own games.")
         if row.status != "finished":
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=row.id)
-        moves = await self.db.moves(row.id)
+        moves = (await self.state(row)).moves  # the moves in force: takebacks undone
         judged = await self.thinker.analysis(row.game, row.options, moves, self.settings.analysis_seconds)
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])
@@ -404,7 +433,7 @@ class GameService:
             opening = [(p.move, p.player, None) for p in played]
             if not await self.db.activate(game_id, self.clock(), opening, announce):
                 raise UserError("This challenge is no longer open.")
-            self._states.put(game_id, state.copy())
+            self._states.put(game_id, (len(played), state.copy()))
             pending = await self.db.pending_for_game(game_id)
             return Report(await self.row(game_id), state, played, None, pending[-1].id, "start", user_id)
 
@@ -551,12 +580,12 @@ class GameService:
         await self._wait_for_announcement(row.id)
         return row
 
-    async def _wait_for_announcement(self, game_id: int) -> None:
+    async def _wait_for_announcement(self, game_id: int, limit: float = ANNOUNCE_WAIT) -> None:
         """Let the last move's own reply land before the next action (a quick opponent, a double click), so
-        announcements come in order; past a short wait, say so instead of keeping the member waiting."""
+        announcements come in order; past ``limit`` seconds, say so instead of keeping the member waiting."""
         waited = 0.0
         while any(self._being_announced(pending) for pending in await self.db.pending_for_game(game_id)):
-            if waited >= ANNOUNCE_WAIT:
+            if waited >= limit:
                 raise UserError("The last move is still being announced. Look again in a moment.")
             await asyncio.sleep(0.05)
             waited += 0.05
@@ -598,8 +627,9 @@ class GameService:
         if state.is_over:
             result = state.result()
             finish = (result.winner, result.reason, tuple(result.scores))
-        rows = [(p.move, p.player, user_id if p.kind == "move" else None) for p in played]
-        announce = self._announce("move", played, user_id, reply)
+        rows = [(p.move, p.player, user_id if p.kind in ("move", "takeback") else None) for p in played]
+        kind = "takeback" if played and played[0].kind == "takeback" else "move"
+        announce = self._announce(kind, played, user_id, reply)
         try:
             written = await self.db.append_moves(
                 row.id, row.ply, rows, self.clock(), finish, settle=self._rate, announce=announce
@@ -610,10 +640,10 @@ class GameService:
         if finish:
             self._states.pop(row.id)  # a finished game is rarely looked at again: replay it if it is
         else:
-            self._states.put(row.id, state.copy())
+            self._states.put(row.id, (written.row.ply, state.copy()))
         settled = written.settlement
         finished = None if settled is None else self._settle(written.row, settled)
-        return Report(written.row, state, played, finished, written.announcement_ids[0], "move", user_id)
+        return Report(written.row, state, played, finished, written.announcement_ids[0], kind, user_id)
 
     async def _end_without_move(
         self, row: GameRow, state: GameState, winner: int, reason: Ending, user_id: int, reply: ReplyTo | None

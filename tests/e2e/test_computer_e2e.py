@@ -18,6 +18,7 @@ import pytest
 import games
 from bot import GameBot
 from engines import GameState
+from sessions.log import replay as replay_log
 from storage.database import Database, GameRow
 from tests.e2e.child import FAST, ChildBot
 from tests.e2e.driver import PNG_SIGNATURE, private_reply, public_reply
@@ -46,10 +47,7 @@ async def start_against_bot(fake: FakeDiscord, db: Database, member: FakeUser, g
 
 
 async def replay(db: Database, row: GameRow) -> GameState:
-    state = games.find(row.game).new_game(**row.options)
-    for move in await db.moves(row.id):
-        state.play(move)
-    return state
+    return replay_log(games.find(row.game), row.options, await db.moves(row.id), member_side=0)
 
 
 async def play_to_the_end(fake: FakeDiscord, db: Database, row: GameRow, member: FakeUser, seed: int) -> GameState:
@@ -91,6 +89,10 @@ async def test_a_whole_game_against_every_level_ends_with_legal_moves_and_no_rat
             assert f"level {level}" in stats.embeds[0]["description"]
 
 
+async def replay_with_takebacks(bot: GameBot, row: GameRow) -> GameState:
+    return await bot.service.state(await bot.service.row(row.id))
+
+
 async def _nothing_pending(db: Database, game_id: int) -> bool:
     return not await db.pending_for_game(game_id)
 
@@ -107,6 +109,20 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         assert suggested in state.legal_moves() and hint.attachment().data.startswith(PNG_SIGNATURE)
         assert await db.moves(row.id) == state.moves  # a hint plays nothing
 
+        await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": suggested}))
+
+        async def bot_replied() -> bool:
+            return len(await db.moves(row.id)) == len(state.moves) + 2
+
+        await eventually(bot_replied, "the bot's reply")
+        taken = await public_reply(await fake.slash(fake.alice, "iago", "takeback"))
+        assert "took back" in taken.content and fake.alice.mention in taken.content
+        log = await db.moves(row.id)
+        assert log[-1] == "takeback"  # the log stays append-only: the takeback is an entry of its own
+        assert (await replay_with_takebacks(bot, row)).moves == state.moves  # back where the hint was asked
+        history = await private_reply(await fake.slash(fake.alice, "iago", "history"))
+        assert "takeback" in history.content
+
         stranger = await private_reply(await fake.slash(fake.carol, "iago", "hint", options={"game": row.id}))
         assert "not one of your" in stranger.content or "not playing" in stranger.content
 
@@ -117,6 +133,9 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
             assert analysis.attachments and analysis.attachment().data.startswith(PNG_SIGNATURE)
         other = await private_reply(await fake.slash(fake.bob, "iago", "analyse", options={"game": row.id}))
         assert "not one of your" in other.content
+        dice = await start_against_bot(fake, db, fake.bob, "polygo", 1)
+        refused = await private_reply(await fake.slash(fake.bob, "polygo", "takeback", options={"game": dice.id}))
+        assert "dice" in refused.content
 
 
 async def test_the_bot_killed_while_it_thinks_moves_after_the_relaunch(fake: FakeDiscord, tmp_path: Path) -> None:
