@@ -3,7 +3,7 @@
 Every settings column is nullable: NULL means "the operator's default from the environment", so changing a
 default in ``.env`` still reaches every server that never chose otherwise.
 
-Revision ID: 0003_admin
+Revision ID: 0004_admin
 Revises: 0003_computer
 Create Date: 2026-11-22
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision = "0003_admin"
+revision = "0004_admin"
 down_revision = "0003_computer"
 branch_labels = None
 depends_on = None
