@@ -78,11 +78,20 @@ async def report_message(
 
 
 async def reply_with_report(interaction: discord.Interaction, report: Report, *, edit: bool = False) -> None:
-    """Answer the member's interaction with the announcement of what they just did, then mark it delivered.
+    """Answer the member's interaction with the announcement of what they just did, mark it delivered, and in a
+    game against the bot let it take its turn (whatever the member did: a move, a roll that ended in a forced
+    pass, a takeback).
 
     One request: the reply carries the board. ``edit`` replaces the message the clicked button is on (an
     accepted challenge). A failure leaves the announcement to the outbox worker; it is logged, never shown as
     an error, because the action itself was committed."""
+    try:
+        await _reply(interaction, report, edit=edit)
+    finally:
+        start_bot_turn(interaction.client, report.row)
+
+
+async def _reply(interaction: discord.Interaction, report: Report, *, edit: bool) -> None:
     service = service_of(interaction)
     locale = interaction.guild_locale
     drawing = asyncio.ensure_future(report_message(interaction.guild, service, locale, report))

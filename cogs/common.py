@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.announce import reply_to, reply_with_closed, reply_with_report, start_bot_turn
+from cogs.announce import reply_to, reply_with_closed, reply_with_report
 from cogs.context import display_names, remember_members, service_of
 from cogs.replay import animation_file, position_message
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
@@ -225,7 +225,6 @@ class GameCog(commands.GroupCog):
                 parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
             )
             await reply_with_report(interaction, report)
-            start_bot_turn(interaction.client, report.row)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
@@ -276,7 +275,6 @@ class GameCog(commands.GroupCog):
         row = await self.current_game(interaction, game_id)
         report = await self.service.play(row.id, interaction.user.id, move, reply=reply_to(interaction))
         await reply_with_report(interaction, report)
-        start_bot_turn(interaction.client, report.row)
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
