@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,6 +20,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import games
+from cogs.admin import admin_cog
 from cogs.announce import Announcer
 from cogs.background import BackgroundCog
 from cogs.common import ChallengeButton, cog_class
@@ -47,10 +50,20 @@ INVITE_PERMISSIONS = discord.Permissions(
 )
 
 
-class Settings(BaseSettings):
-    """Read from the environment and from ``.env``; only the token is required to run."""
+def project_home() -> Path:
+    """Where ``.env`` and ``data/`` are: ``BOT_HOME`` if set; else this checkout (bot.py next to pyproject.toml),
+    whatever the working directory; else, for an installed copy, the working directory."""
+    if os.environ.get("BOT_HOME"):
+        return Path(os.environ["BOT_HOME"]).expanduser().resolve()
+    here = Path(__file__).resolve().parent
+    return here if (here / "pyproject.toml").exists() else Path.cwd()
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+class Settings(BaseSettings):
+    """Read from the environment and from ``.env``; only the token is required to run. Use :func:`load_settings`
+    to read the project's ``.env`` (plain ``Settings()`` reads the environment only)."""
+
+    model_config = SettingsConfigDict(env_file=None, env_file_encoding="utf-8", extra="ignore")
 
     discord_token: str | None = None
     # sqlite+aiosqlite:///path/to/file.sqlite3 or postgresql+asyncpg://user:password@host/database
@@ -61,12 +74,15 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     challenge_ttl_minutes: float = Field(default=15, gt=0)
     reminder_hours: float = Field(default=24, gt=0)
+    # Whether each game gets its own thread, where a server's admins chose nothing (/admin set threads).
+    game_threads: bool = True
     sweep_seconds: float = Field(default=60, gt=0)
     announce_seconds: float = Field(default=5, gt=0)
     announce_grace_seconds: float = Field(default=10, ge=0)
     sync_commands: bool = True
-    # A thread per accepted game (issue 14 will make this a per-server setting).
-    game_threads: bool = True
+    # How long to wait for Discord to answer the login before giving up with a message (it may accept the
+    # connection and never answer: a proxy, a firewall, an outage).
+    connect_timeout_seconds: float = Field(default=30, gt=0)
     ai_move_seconds: float | None = Field(default=None, gt=0)
     analysis_seconds: float = Field(default=0.15, gt=0)
     # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs
@@ -101,6 +117,21 @@ class Settings(BaseSettings):
         if not shards or min(shards) < 0 or max(shards) >= self.shard_count:
             raise ValueError(f"SHARD_IDS must be between 0 and {self.shard_count - 1} (SHARD_COUNT - 1).")
         return sorted(shards)
+
+
+def load_settings(home: Path | None = None) -> Settings:
+    """The settings from the environment and ``<home>/.env``, the default SQLite file under ``<home>/data`` and a
+    relative ``DATABASE_PATH`` taken from ``home`` too, so the bot finds them from any working directory."""
+    home = home or project_home()
+    settings = Settings(_env_file=home / ".env")  # type: ignore[call-arg]
+    path = settings.database_path
+    if path is not None and not path.is_absolute():
+        settings.database_path = home / path
+        if settings.database_url == f"sqlite+aiosqlite:///{path}":  # derived from the path, not chosen
+            settings.database_url = f"sqlite+aiosqlite:///{settings.database_path}"
+    elif "database_url" not in settings.model_fields_set and path is None:
+        settings.database_url = f"sqlite+aiosqlite:///{home / 'data' / 'games.sqlite3'}"
+    return settings
 
 
 # Slash commands need no message events: the guilds intent alone keeps channels and servers known.
@@ -167,6 +198,20 @@ class GameBot(commands.AutoShardedBot):
             raise RuntimeError("The bot has not been set up yet")
         return self._service
 
+    async def login(self, token: str) -> None:
+        """Log in, with Discord's first answer bounded by ``CONNECT_TIMEOUT_SECONDS`` (TimeoutError past it). Only
+        that request is bounded: the migrations and command sync of ``setup_hook`` that follow may take longer."""
+        unbounded = self.http.static_login
+
+        async def bounded(token: str) -> Any:
+            return await asyncio.wait_for(unbounded(token), self.settings.connect_timeout_seconds)
+
+        self.http.static_login = bounded  # type: ignore[method-assign]
+        try:
+            await super().login(token)
+        finally:
+            del self.http.static_login  # back to the class's method
+
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database_url)
         self._service = GameService(
@@ -175,7 +220,7 @@ class GameBot(commands.AutoShardedBot):
                 challenge_ttl=self.settings.challenge_ttl_minutes * 60,
                 reminder_after=self.settings.reminder_hours * 3600,
                 announce_grace=self.settings.announce_grace_seconds,
-                game_threads=self.settings.game_threads,
+                threads=self.settings.game_threads,
                 ai_move_seconds=self.settings.ai_move_seconds,
                 analysis_seconds=self.settings.analysis_seconds,
             ),
@@ -194,7 +239,7 @@ class GameBot(commands.AutoShardedBot):
         """The cogs with commands: one per registered game, then the shared ones. The registry is the only
         list of games."""
         per_game: list[commands.Cog] = [cog_class(entry)(self) for entry in games.entries()]
-        return [*per_game, leaderboard_cog(self), StatsCog(self), GamesCog(self)]
+        return [*per_game, leaderboard_cog(self), StatsCog(self), GamesCog(self), admin_cog(self)]
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -232,7 +277,7 @@ class GameBot(commands.AutoShardedBot):
 
 def create_bot(settings: Settings | None = None, **options: object) -> GameBot:
     """Build the bot from settings without touching the network (nothing connects until ``start``)."""
-    return GameBot(settings or Settings(), **options)
+    return GameBot(settings or load_settings(), **options)
 
 
 async def run(bot: GameBot, token: str) -> None:
@@ -241,32 +286,42 @@ async def run(bot: GameBot, token: str) -> None:
 
 
 def main() -> int:
-    settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    settings = load_settings()
+    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level.upper()))
     if not settings.discord_token:
-        print(
+        return fail(
             "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot token in it "
             "(Discord Developer Portal > your application > Bot > Reset Token).",
-            file=sys.stderr,
+            2,
         )
-        return 2
     bot = create_bot(settings)
     try:
         asyncio.run(run(bot, settings.discord_token))
     except discord.LoginFailure:
-        print(
+        return fail(
             "Discord refused the token in DISCORD_TOKEN. Check it against the Developer Portal "
             "(Bot > Reset Token) and see .env.example.",
-            file=sys.stderr,
+            2,
         )
-        return 2
+    except aiohttp.ClientConnectorError as error:
+        return fail(f"Cannot reach Discord at {error.host}:{error.port} ({error.os_error}). Check the network.", 1)
+    except TimeoutError:
+        return fail(
+            f"Discord did not answer within {settings.connect_timeout_seconds:g} s "
+            "(CONNECT_TIMEOUT_SECONDS). Check the network, a proxy or https://discordstatus.com.",
+            1,
+        )
+    except (aiohttp.ClientError, OSError) as error:
+        return fail(f"The connection to Discord failed: {error or type(error).__name__}. Check the network.", 1)
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def fail(message: str, code: int) -> int:
+    """One line for the operator, no traceback: these are not the bot's bugs."""
+    print(message, file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

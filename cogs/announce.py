@@ -17,6 +17,7 @@ import os
 import socket
 import time
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -43,9 +44,13 @@ ALREADY_ANSWERED = 40060
 
 CLOSED = {"declined": N_("{player} declined the challenge."), "cancelled": N_("{player} withdrew the challenge.")}
 EXPIRED = N_("This challenge expired unanswered.")
+CANCELLED = N_(
+    "{title} game #{id} between {player0} and {player1} was cancelled by a server admin: no result, nothing counted."
+)
+FORMER_MEMBER = N_("a former member")
 REMINDER = N_(
-    "<@{user}>, your {game} game #{id} is waiting for your move. "
-    "If you do not move within {hours} h, your opponent may claim the win."
+    "<@{user}>, your {title} game #{id} is waiting for your move. "
+    "If you do not move, your opponent may claim the win {claim}."
 )
 
 
@@ -60,7 +65,7 @@ def heading(locale: Any, report: Report) -> str | None:
     if report.kind != "start" or report.by is None:
         return None
     row = report.row
-    title = present.title(row.game)
+    title = present.title(row.game, locale)
     return tr(locale, "{player} accepted: {title} game #{id} begins!", player=f"<@{report.by}>", title=title, id=row.id)
 
 
@@ -255,9 +260,27 @@ class Announcer(BackgroundCog):
                 await update_header(self.bot, self.service, report.row.id)
             return found
         row = await self.service.row(announcement.game_id)
+        if announcement.kind == "cancelled":
+            players = [present.mention(user) if user > 0 else tr(locale, FORMER_MEMBER) for user in row.players]
+            text = tr(
+                locale,
+                CANCELLED,
+                title=present.title(row.game, locale),
+                id=row.id,
+                player0=players[0],
+                player1=players[1],
+            )
+            if announcement.payload.get("was") == "challenge" and row.challenge_message_id is not None:
+                await channel.get_partial_message(row.challenge_message_id).edit(content=text, view=None)
+                return row.challenge_message_id
+            return (await channel.send(text, nonce=nonce(announcement))).id
         if announcement.kind == "reminder":
             payload = announcement.payload
-            text = tr(locale, REMINDER, user=payload["user_id"], game=row.game, id=row.id, hours=payload["hours"])
+            # Reminders written before the deadline was stored: it is twice the reminder time after the last move.
+            claim_at = payload.get("claim_at") or (row.last_move_at or row.created_at) + 2 * payload["hours"] * 3600
+            claim = discord.utils.format_dt(datetime.fromtimestamp(claim_at, tz=UTC), "R")
+            title = present.title(row.game, locale)
+            text = tr(locale, REMINDER, user=payload["user_id"], title=title, id=row.id, claim=claim)
             return (await channel.send(text, nonce=nonce(announcement))).id
         channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)  # the challenge's own
         if announcement.kind in ("expiry", "closed") and row.challenge_message_id is not None:

@@ -14,6 +14,7 @@ import io
 import json
 import logging
 import re
+from datetime import UTC, datetime
 from typing import Any, ClassVar, cast
 
 import discord
@@ -132,19 +133,20 @@ async def post_challenge(interaction: discord.Interaction, row: GameRow) -> None
     buttons, and remember the message: its buttons answer only there."""
     service = service_of(interaction)
     locale = interaction.guild_locale
-    minutes = round(service.settings.challenge_ttl / 60)
+    # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
+    expires = discord.utils.format_dt(datetime.fromtimestamp(row.expires_at or 0, tz=UTC), "R")
     described = ", ".join(f"{key} {value}" for key, value in row.options.items())
     text = tr(
         locale,
         "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
-        "{challenger} plays {side}. The challenge expires in {minutes} min.",
+        "{challenger} plays {side}. The challenge expires {expires}.",
         opponent=f"<@{row.opponent_id}>",
         challenger=f"<@{row.challenger_id}>",
-        title=present.title(row.game),
+        title=present.title(row.game, locale),
         options=described or tr(locale, "standard rules"),
         rated=tr(locale, "rated") if row.rated else tr(locale, "unrated"),
         side=present.side_name(locale, row.game, row.side_of(row.challenger_id) or 0),
-        minutes=minutes,
+        expires=expires,
     )
     callback = await interaction.response.send_message(text, view=challenge_view(row.id, locale))
     if callback.message_id is not None:  # the callback names the message: no second request to look it up
@@ -253,6 +255,7 @@ class GameCog(commands.GroupCog):
                 side=side,
                 level=level,
                 reply=reply_to(interaction),
+                parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
             )
             await reply_with_report(interaction, report)
             return
@@ -268,6 +271,7 @@ class GameCog(commands.GroupCog):
             options=options,
             side=side,
             rated=rated,
+            parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
         await post_challenge(interaction, row)
 
@@ -362,7 +366,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
         lines = [tr(interaction.locale, line) for line in self.entry.rules]
-        embed = discord.Embed(title=self.entry.title, description="\n".join(lines)[:4000])
+        embed = discord.Embed(title=present.title(self.game, interaction.locale), description="\n".join(lines)[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="The move list of a game, with its record as a file.")

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 import games
 from cogs import present
-from locales import tr
+from locales import ntr, tr
 from sessions.host import ServiceHost
 from sessions.service import GameService
 
@@ -41,11 +41,11 @@ class StatsCog(commands.Cog):
             description = "\n".join(
                 tr(
                     locale,
-                    "**{title}**: {wins} wins, {losses} losses, {draws} draws; rating {rating}",
-                    title=present.title(game) if game in games.names() else game,
-                    wins=wins,
-                    losses=losses,
-                    draws=draws,
+                    "**{title}**: {wins}, {losses}, {draws}; rating {rating}",
+                    title=present.title(game, locale) if game in games.names() else game,
+                    wins=ntr(locale, "{count} win", "{count} wins", wins),
+                    losses=ntr(locale, "{count} loss", "{count} losses", losses),
+                    draws=ntr(locale, "{count} draw", "{count} draws", draws),
                     rating=rating_text(rating.shown, rating.provisional),
                 )
                 for game, wins, losses, draws, rating in records
@@ -54,12 +54,12 @@ class StatsCog(commands.Cog):
                 "\n"
                 + tr(
                     locale,
-                    "**{title}** against the bot at level {level}: {wins} wins, {losses} losses, {draws} draws",
-                    title=present.title(game) if game in games.names() else game,
+                    "**{title}** against the bot at level {level}: {wins}, {losses}, {draws}",
+                    title=present.title(game, locale) if game in games.names() else game,
                     level=level,
-                    wins=wins,
-                    losses=losses,
-                    draws=draws,
+                    wins=ntr(locale, "{count} win", "{count} wins", wins),
+                    losses=ntr(locale, "{count} loss", "{count} losses", losses),
+                    draws=ntr(locale, "{count} draw", "{count} draws", draws),
                 )
                 for game, level, wins, losses, draws in practice
             )
@@ -85,18 +85,18 @@ def leaderboard_cog(host: ServiceHost) -> commands.Cog:
             assert interaction.guild is not None
             rows = await self.service.leaderboard(interaction.guild.id, game.value)
             locale = interaction.guild_locale
-            title = tr(locale, "{title} leaderboard", title=present.title(game.value))
+            title = tr(locale, "{title} leaderboard", title=present.title(game.value, locale))
             if not rows:
                 embed = discord.Embed(title=title, description=tr(locale, "No rated games yet. Be the first!"))
             else:
                 lines = [
                     tr(
                         locale,
-                        "{rank}. {player}: {rating} ({games} games)",
+                        "{rank}. {player}: {rating} ({games})",
                         rank=rank,
                         player=present.mention(user_id),
                         rating=rating_text(rating.shown, rating.provisional),
-                        games=rating.rated_games,
+                        games=ntr(locale, "{count} game", "{count} games", rating.rated_games),
                     )
                     for rank, (user_id, rating) in enumerate(rows, start=1)
                 ]

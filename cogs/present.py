@@ -15,8 +15,9 @@ from sessions.service import Ending, Finish, PlayedMove, Report
 from storage.database import GameRow
 
 
-def title(game: str) -> str:
-    return games.find(game).title
+def title(game: str, locale: Any = None) -> str:
+    """A game's name as players read it: translated where the rules give it another (イアーゴ)."""
+    return tr(locale, games.find(game).title)
 
 
 def side_name(locale: Any, game: str, side: int) -> str:
@@ -136,7 +137,7 @@ def game_label(locale: Any, row: GameRow, names: tuple[str, str]) -> str:
         locale,
         "#{id} {title}: {name0} vs {name1}, move {ply}",
         id=row.id,
-        title=games.find(row.game).title,
+        title=title(row.game, locale),
         name0=names[0],
         name1=names[1],
         ply=row.ply,

@@ -59,10 +59,11 @@ def header_text(locale: Any, row: GameRow, state: GameState, heading: str | None
     return "\n".join(lines)
 
 
-def wants_thread(interaction: discord.Interaction) -> bool | None:
-    """True: open a thread here. False: the bot lacks the permission (say so). None: threads are off, or the
-    challenge is already in a thread (a rematch in a game's thread is played in that thread)."""
-    if not service_of(interaction).settings.game_threads:
+async def wants_thread(interaction: discord.Interaction) -> bool | None:
+    """True: open a thread here. False: the bot lacks the permission (say so). None: threads are off (for the
+    whole bot, or this server's admins turned them off), or the challenge is already in a thread (a rematch in a
+    game's thread is played in that thread)."""
+    if interaction.guild_id is None or not (await service_of(interaction).settings_for(interaction.guild_id)).threads:
         return None
     if not isinstance(interaction.channel, discord.TextChannel):
         return None
@@ -75,7 +76,7 @@ async def open_game_thread(interaction: discord.Interaction, report: Report) -> 
     the challenge message into the game's header (the interaction's one response). Returns the thread, or None
     when the game stays in the channel (the caller then answers the click with the first board, as without
     threads), and whether the channel should be told why (:func:`tell_once`, after that answer)."""
-    wanted = wants_thread(interaction)
+    wanted = await wants_thread(interaction)
     if not wanted or interaction.message is None:
         return None, wanted is False
     service = service_of(interaction)

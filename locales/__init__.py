@@ -1,16 +1,17 @@
-"""The message catalogue: every word a player reads, in English and Japanese (gettext .po files via Babel).
+"""The message catalogue: every word a player reads, in English and Japanese (gettext).
 
-Message ids are the English texts themselves, with ``{named}`` placeholders, so English needs no
-catalogue and a missing translation falls back to readable English.
+Message ids are the English texts themselves, with ``{named}`` placeholders, so English needs no catalogue and a
+missing translation falls back to readable English. The translations are edited in ``<lang>/LC_MESSAGES/*.po``
+and loaded from the compiled ``.mo`` next to them (``python -m locales.compile``; a test checks they are fresh)
+with the standard library's :class:`gettext.GNUTranslations`, which also applies each language's plural rule.
 """
 
 from __future__ import annotations
 
+import gettext
 from functools import cache
 from pathlib import Path
 from typing import Any
-
-from babel.messages.pofile import read_po
 
 LOCALES_DIR = Path(__file__).parent
 DOMAIN = "messages"
@@ -18,13 +19,23 @@ SUPPORTED = ("en", "ja")
 
 
 @cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``language``; English (and any language without one) translates nothing."""
+    return gettext.translation(DOMAIN, LOCALES_DIR, languages=[language], fallback=True)
+
+
+@cache
 def catalogue(language: str) -> dict[str, str]:
-    path = LOCALES_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if not path.exists():
-        return {}
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=language)
-    return {str(message.id): str(message.string) for message in catalog if message.id and message.string}
+    """Singular msgid -> translation (for a plural message, its first form): what the command translator and the
+    tests look messages up in."""
+    loaded = translations(language)
+    raw: dict[Any, str] = getattr(loaded, "_catalog", {})  # GNUTranslations keeps its table here
+    known: dict[str, str] = {}
+    for key, text in raw.items():
+        msgid = key[0] if isinstance(key, tuple) else key
+        if msgid and text and (not isinstance(key, tuple) or key[1] == 0):
+            known[msgid] = text
+    return known
 
 
 def language_of(locale: Any) -> str:
@@ -40,5 +51,12 @@ def N_(message: str) -> str:
 
 def tr(locale: Any, message: str, **params: Any) -> str:
     """Translate ``message`` for ``locale`` and fill in its placeholders."""
-    text = catalogue(language_of(locale)).get(message, message)
+    text = translations(language_of(locale)).gettext(message)
     return text.format(**params) if params else text
+
+
+def ntr(locale: Any, singular: str, plural: str, count: int, **params: Any) -> str:
+    """Translate a message that depends on a number (``"{count} game"`` / ``"{count} games"``) with the plural
+    rule of ``locale``'s language, and fill in ``count`` and the other placeholders."""
+    text = translations(language_of(locale)).ngettext(singular, plural, count)
+    return text.format(count=count, **params)

@@ -17,7 +17,7 @@ from locales import catalogue
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = ("cogs", "sessions", "games")
 # tr(locale, message, ...) takes the message second; the others take it first.
-KEYWORDS = {"tr": (2,), "N_": None, "UserError": None, "send_private": (2,)}
+KEYWORDS = {"tr": (2,), "ntr": (2, 3), "N_": None, "UserError": None, "send_private": (2,)}
 
 
 def source_messages() -> set[str]:
@@ -26,6 +26,8 @@ def source_messages() -> set[str]:
         for _file, _line, message, _comments, _context in extract_from_dir(
             ROOT / directory, keywords=KEYWORDS, comment_tags=()
         ):
+            if isinstance(message, tuple):  # ntr's (singular, plural): the catalogue is keyed by the singular
+                message = message[0]
             if isinstance(message, str) and message:
                 found.add(message)
     for entry in games.entries():  # data such as option labels and an engine's names, not literals

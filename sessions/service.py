@@ -18,6 +18,7 @@ from typing import Any
 import games
 from engines import GameState, IllegalMove
 from sessions.computer import DEFAULT_LEVEL, HINT_LEVEL, Thinker
+from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_TTL, Defaults, GuildSettings, merge
 from sessions.log import TAKEBACK, replay
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
@@ -66,8 +67,8 @@ class Settings:
     # How long the process that committed an action has to announce it in its own reply, before any process's
     # outbox worker may take the announcement over (Discord answers within 3 s, or never).
     announce_grace: float = 10.0
-    # Each accepted game gets its own thread, started from the challenge message (GAME_THREADS).
-    game_threads: bool = True
+    # Whether games get their own thread where a server's admins chose nothing (GAME_THREADS).
+    threads: bool = True
     ai_move_seconds: float | None = None  # a cap on the bot's thinking time at every level (tests, small hosts)
     analysis_seconds: float = 0.15  # search time per position when analysing a whole game
 
@@ -129,6 +130,7 @@ class GameService:
         self._states: LruCache[int, tuple[int, GameState]] = LruCache(STATE_CACHE_SIZE)  # game -> (ply, state)
         # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
         self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
+        self._guild_settings: LruCache[int, tuple[float, GuildSettings]] = LruCache(10_000)
         self.thinker = Thinker(budget=self.settings.ai_move_seconds)
         self._thinking: set[int] = set()  # games whose bot move is being searched in this process
 
@@ -176,23 +178,26 @@ class GameService:
     ) -> GameRow:
         """The game a command acts on: the chosen one (of this server), else the caller's only game of this
         kind here. With ``spectate``, anyone may look at any game of this server."""
+        title = games.find(game).title  # what members read; ``game`` is the command's name
         if game_id is not None:
             row = await self.row(game_id, guild_id)
             if row.game != game or (not spectate and user_id not in row.players):
-                raise UserError("Game #{id} is not one of your {game} games.", id=game_id, game=game)
+                raise UserError("Game #{id} is not one of your {title} games.", id=game_id, title=title)
             return row
         mine = [r for r in await self.db.active_games_of(user_id, channel_id) if r.game == game]
         if len(mine) == 1:
             return mine[0]
         if len(mine) > 1:
-            raise UserError("You have several {game} games here: choose one with the game option.", game=game)
+            raise UserError("You have several {title} games here: choose one with the game option.", title=title)
         if spectate:
             here = await self.db.active_games(guild_id=guild_id, channel_id=channel_id, game=game)
             if len(here) == 1:
                 return here[0]
             if len(here) > 1:
-                raise UserError("Several {game} games are on here: choose one with the game option.", game=game)
-        raise UserError("You have no {game} game in this channel. Start one with /{game} challenge.", game=game)
+                raise UserError("Several {title} games are on here: choose one with the game option.", title=title)
+        raise UserError(
+            "You have no {title} game in this channel. Start one with /{game} challenge.", title=title, game=game
+        )
 
     async def game_list(
         self, guild_id: int, user_id: int | None, page: int, per_page: int
@@ -230,12 +235,16 @@ class GameService:
         side: int | None,
         rated: bool,
         rematch_of: int | None = None,
+        parent_id: int | None = None,
     ) -> GameRow:
+        """Store an open challenge. ``parent_id`` is the channel a thread belongs to: a thread of an allowed
+        channel is allowed too."""
         if opponent_id == challenger_id:
             raise UserError("You cannot challenge yourself. Pick another member of this server.")
         if opponent_is_bot:
             raise UserError("Bots cannot play. Challenge a person instead.")
         self._check_options(game, options)
+        await self._check_allowed(game, guild_id, channel_id, parent_id)
         await self.expire_challenges([guild_id])
         if await self.db.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
@@ -285,16 +294,29 @@ class GameService:
         side: int | None,
         level: int | None,
         reply: ReplyTo | None = None,
+        parent_id: int | None = None,
     ) -> Report:
         """A game against the bot itself, which accepts at once: unrated, at ``level`` (1-4)."""
         level = DEFAULT_LEVEL if level is None else level
         if level not in COMPUTER_LEVELS:
             raise UserError("The bot plays at levels 1 to 4.")
         self._check_options(game, options)
+        await self._check_allowed(game, guild_id, channel_id, parent_id)
         game_id = await self._store_challenge(
             game, guild_id, channel_id, member_id, bot_id, options, side, rated=False, ai_level=level
         )
         return await self.accept(game_id, bot_id, guild_id=guild_id, reply=reply)
+
+    async def _check_allowed(self, game: str, guild_id: int, channel_id: int, parent_id: int | None) -> None:
+        """What a server's admins chose: the game must be on, the channel among the allowed ones (if any)."""
+        here = await self.settings_for(guild_id)
+        if game not in here.enabled_games:
+            raise UserError("The admins of this server have turned {game} off.", game=games.find(game).title)
+        if not here.channel_allowed(channel_id, parent_id):
+            raise UserError(
+                "Games cannot be started in this channel. Try one of these: {channels}",
+                channels=", ".join(f"<#{channel}>" for channel in sorted(here.allowed_channels)),
+            )
 
     @staticmethod
     def _check_options(game: str, options: dict[str, Any]) -> None:
@@ -334,7 +356,7 @@ class GameService:
                 challenger_id=challenger_id,
                 rated=rated,
                 now=now,
-                expires_at=now + self.settings.challenge_ttl,
+                expires_at=now + (await self.settings_for(guild_id)).challenge_ttl,
                 ai_side=None if ai_level is None else 1 - side,
                 ai_level=ai_level,
                 rematch_of=rematch_of,
@@ -417,12 +439,14 @@ class GameService:
         if game_id is not None:
             row = await self.row(game_id, guild_id)
             if row.game != game or user_id not in row.players:
-                raise UserError("Game #{id} is not one of your {game} games.", id=game_id, game=game)
+                raise UserError(
+                    "Game #{id} is not one of your {title} games.", id=game_id, title=games.find(game).title
+                )
             return row
         mine = [r for r in await self.db.games_with_status("finished", guild_ids=[guild_id]) if user_id in r.players]
         mine = [r for r in mine if r.game == game]
         if not mine:
-            raise UserError("You have no finished {game} game here yet.", game=game)
+            raise UserError("You have no finished {title} game here yet.", title=games.find(game).title)
         return max(mine, key=lambda r: r.finished_at or 0.0)
 
     async def analyse(self, game_id: int, user_id: int, guild_id: int) -> list[tuple[int, str, str, float]]:
@@ -584,7 +608,7 @@ class GameService:
             if state.to_act == claimant:
                 raise UserError("It is your turn, so there is nothing to claim: make your move.")
             waited = self.clock() - (row.last_move_at or row.created_at)
-            needed = 2 * self.settings.reminder_after
+            needed = 2 * (await self.settings_for(row.guild_id)).reminder_after
             if waited < needed:
                 hours = max(1, round((needed - waited) / 3600))
                 raise UserError("You can claim the win if your opponent still has not moved in {hours} h.", hours=hours)
@@ -597,6 +621,8 @@ class GameService:
             raise UserError("You are not playing in this game. Start your own with a challenge.")
         if row.status == "finished":
             raise UserError("This game is already over. Start a new one with a challenge.")
+        if row.status == "cancelled" and row.started_at is not None:
+            raise UserError("A server admin cancelled this game. Start a new one with a challenge.")
         if row.status != "active":
             raise UserError("This game has not started: the challenge must be accepted first.")
         await self._wait_for_announcement(row.id)
@@ -750,6 +776,69 @@ class GameService:
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
             return await asyncio.to_thread(games.find(row.game).render, state, names)
 
+    def game_lock(self, game_id: int) -> Any:
+        """The lock every action on a game takes in this process (other processes: the database's guards)."""
+        return self._locks(game_id)
+
+    def forget_state(self, game_id: int) -> None:
+        """Drop a game's cached state, after a change made outside the moves (an admin's cancel)."""
+        self._states.pop(game_id)
+
+    # --- per-server settings ----------------------------------------------------------------------
+
+    async def settings_for(self, guild_id: int) -> GuildSettings:
+        """A server's settings: its admins' choices over the environment's defaults. Read again after
+        ``SETTINGS_TTL`` seconds, so a change made by any process applies everywhere almost at once."""
+        cached = self._guild_settings.get(guild_id)
+        now = time.monotonic()
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        defaults = Defaults(
+            self.settings.challenge_ttl / 60, self.settings.reminder_after / 3600, self.settings.threads
+        )
+        merged = merge(defaults, await self.db.guild_settings(guild_id), [entry.name for entry in games.entries()])
+        self._guild_settings.put(guild_id, (now + SETTINGS_TTL, merged))
+        return merged
+
+    async def change_settings(self, guild_id: int, admin_id: int, **changes: Any) -> GuildSettings:
+        """Change some of a server's settings (audited); bounds are checked here, whatever the caller sent."""
+        current = await self.db.guild_settings(guild_id)
+        values: dict[str, Any] = {}
+        for name, value in changes.items():
+            if name == "game":  # (game, enabled)
+                game, enabled = value
+                games.find(game)  # an unknown name raises KeyError: the cog offers registry choices only
+                disabled = set(current["disabled_games"] or ()) - {game} | (set() if enabled else {game})
+                values["disabled_games"] = sorted(disabled)
+            elif name == "channel":  # (channel id, allowed)
+                channel, allowed = value
+                channels = set(current["allowed_channels"] or ()) - {str(channel)} | (
+                    {str(channel)} if allowed else set()
+                )
+                values["allowed_channels"] = sorted(channels) or None
+            elif name == "challenge_minutes":
+                values[name] = _bounded(
+                    value,
+                    CHALLENGE_MINUTES,
+                    UserError(
+                        "Choose between {low} and {high} minutes.", low=CHALLENGE_MINUTES[0], high=CHALLENGE_MINUTES[1]
+                    ),
+                )
+            elif name == "reminder_hours":
+                values[name] = _bounded(
+                    value,
+                    REMINDER_HOURS,
+                    UserError("Choose between {low} and {high} hours.", low=REMINDER_HOURS[0], high=REMINDER_HOURS[1]),
+                )
+            elif name == "threads":
+                values[name] = bool(value)
+            else:
+                raise ValueError(name)
+        details = {name: list(value) if isinstance(value, tuple) else value for name, value in changes.items()}
+        await self.db.update_guild_settings(guild_id, admin_id, values, self.clock(), details)
+        self._guild_settings.pop(guild_id)
+        return await self.settings_for(guild_id)
+
     # --- ratings, reminders ----------------------------------------------------------------------
 
     async def rating(self, guild_id: int, game: str, user_id: int) -> Rating:
@@ -773,14 +862,22 @@ class GameService:
         claim, so a failed post can be retried from there."""
         due = []
         now = self.clock()
-        for row in await self.db.idle_games(now - self.settings.reminder_after, guild_ids=guild_ids):
+        for row in await self.db.idle_games(now - self.settings.reminder_after, guild_ids=guild_ids, now=now):
             state = await self.state(row)
             user_id = self._acting(row, state)
             idle_since = row.last_move_at or row.created_at
-            payload = {"user_id": user_id, "hours": round(self.settings.reminder_after / 3600)}
+            hours = (await self.settings_for(row.guild_id)).reminder_hours
+            # The claim deadline (twice the reminder time) as a time, so each reader sees it in their own zone.
+            payload = {"user_id": user_id, "hours": round(hours), "claim_at": idle_since + 2 * hours * 3600}
             if await self.db.claim_reminder(row.id, idle_since, now, payload):
                 due.append((row, user_id))
         return due
+
+
+def _bounded(value: int, bounds: tuple[int, int], refusal: UserError) -> int:
+    if not bounds[0] <= value <= bounds[1]:
+        raise refusal
+    return value
 
 
 def _reply_payload(reply: ReplyTo | None) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from storage.admin import AdminQueries, AuditRow, Forgotten
 from storage.engine import database_url, make_engine
 from storage.migrate import upgrade_url
 from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
@@ -38,15 +39,26 @@ from storage.rows import (
     StalePly,
     Written,
 )
-from storage.schema import OPEN_CHALLENGE_INDEX, REMATCH_INDEX, announcements, games, rating_changes, ratings, records
+from storage.schema import (
+    OPEN_CHALLENGE_INDEX,
+    REMATCH_INDEX,
+    announcements,
+    games,
+    guild_settings,
+    rating_changes,
+    ratings,
+    records,
+)
 from storage.schema import moves as moves_table
 
 __all__ = [
     "Announce",
     "AnnouncementRow",
+    "AuditRow",
     "Database",
     "DuplicateChallenge",
     "DuplicateRematch",
+    "Forgotten",
     "GameRow",
     "NewRating",
     "RatingRow",
@@ -57,7 +69,7 @@ __all__ = [
 ]
 
 
-class Database(OutboxQueries):
+class Database(OutboxQueries, AdminQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
@@ -221,16 +233,25 @@ class Database(OutboxQueries):
             where.append(games.c.guild_id.in_(guild_ids))
         return await self._games(*where)
 
-    async def idle_games(self, before: float, *, guild_ids: list[int] | None = None) -> list[GameRow]:
-        """Active games nobody has acted in since ``before`` and not yet reminded (of those servers, when given)."""
+    async def idle_games(
+        self, before: float, *, guild_ids: list[int] | None = None, now: float | None = None
+    ) -> list[GameRow]:
+        """Active games nobody has acted in since ``before`` and not yet reminded (of those servers, when given).
+        With ``now``, a server that chose its own reminder time (``guild_settings.reminder_hours``) uses
+        ``now`` minus that instead: compared in SQL, so only the games due are read."""
+        since: sa.ColumnElement[float] = sa.literal(before, sa.Double)
+        if now is not None:
+            since = sa.func.coalesce(now - guild_settings.c.reminder_hours * 3600.0, before)
         where = [
             games.c.status == "active",
             games.c.reminded_at.is_(None),
-            sa.func.coalesce(games.c.last_move_at, games.c.created_at) <= before,
+            sa.func.coalesce(games.c.last_move_at, games.c.created_at) <= since,
         ]
         if guild_ids is not None:
             where.append(games.c.guild_id.in_(guild_ids))
-        return await self._games(*where)
+        joined = games.outerjoin(guild_settings, guild_settings.c.guild_id == games.c.guild_id)
+        rows = await self._rows(sa.select(games).select_from(joined).where(*where).order_by(games.c.id))
+        return [GameRow.from_sql(row) for row in rows]
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         """The game is played in its own thread from now on: its announcements still owed go there too (the

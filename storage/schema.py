@@ -210,3 +210,33 @@ sa.Index(
     postgresql_where=announcements.c.delivered_at.is_(None),
 )
 sa.Index("announcements_by_game", announcements.c.game_id, announcements.c.id)
+
+# Per-server settings chosen by the server's admins; NULL in a column means the operator's default (see
+# sessions/guild_settings.py, which merges the two).
+guild_settings = sa.Table(
+    "guild_settings",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("disabled_games", Json),  # registry names; a game registered later is enabled
+    sa.Column("allowed_channels", Json),  # channel ids where challenges may start; NULL or empty: any
+    sa.Column("threads", sa.Boolean),
+    sa.Column("challenge_minutes", sa.Integer),
+    sa.Column("reminder_hours", sa.Integer),
+    sa.Column("updated_at", Time, nullable=False),
+    sa.CheckConstraint("challenge_minutes BETWEEN 1 AND 1440", name="guild_settings_challenge_minutes"),
+    sa.CheckConstraint("reminder_hours BETWEEN 1 AND 168", name="guild_settings_reminder_hours"),
+)
+
+# Every admin action, for the server's admins to review (/admin audit).
+admin_audit = sa.Table(
+    "admin_audit",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("guild_id", sa.BigInteger, nullable=False),
+    sa.Column("user_id", sa.BigInteger, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("details", Json, nullable=False),
+    sa.Column("created_at", Time, nullable=False),
+    sqlite_autoincrement=True,
+)
+sa.Index("admin_audit_by_guild", admin_audit.c.guild_id, admin_audit.c.id)

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import logging
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import discord
 import pytest
 
 import bot as bot_module
+
+
+@pytest.fixture(autouse=True)
+def own_logging() -> Iterator[None]:
+    """main() installs a log handler on the root logger; remove it, or it outlives the test's captured stderr."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 def test_settings_have_defaults_for_everything_but_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,7 +61,7 @@ def test_a_missing_token_points_to_env_example(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("BOT_HOME", str(tmp_path))  # no .env here
     assert bot_module.main() == 2
     assert ".env.example" in capsys.readouterr().err
 
@@ -84,3 +97,68 @@ def test_threads_are_on_by_default_and_the_invite_asks_for_what_threads_use(monk
         )
         == bot_module.INVITE_PERMISSIONS
     )
+
+
+def test_env_and_data_are_found_from_any_working_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("DISCORD_TOKEN", "DATABASE_URL", "DATABASE_PATH", "BOT_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".env").write_text("DISCORD_TOKEN=from-env-file\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("BOT_HOME", str(home))
+    settings = bot_module.load_settings()
+    assert settings.discord_token == "from-env-file"
+    assert settings.database_url == f"sqlite+aiosqlite:///{home / 'data' / 'games.sqlite3'}"
+    monkeypatch.setenv("DATABASE_PATH", "db/bot.sqlite3")  # relative: to the home, not the working directory
+    assert bot_module.load_settings().database_url == f"sqlite+aiosqlite:///{home / 'db' / 'bot.sqlite3'}"
+    monkeypatch.delenv("BOT_HOME")
+    checkout = Path(bot_module.__file__).resolve().parent
+    assert bot_module.project_home() == checkout  # a checkout finds its own .env, wherever it is started
+
+
+@pytest.fixture
+def unreachable_discord(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    monkeypatch.setenv("DISCORD_TOKEN", "test-token")
+    monkeypatch.setenv("BOT_HOME", str(tmp_path))
+    monkeypatch.setenv("CONNECT_TIMEOUT_SECONDS", "0.5")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    yield
+
+
+def point_at(monkeypatch: pytest.MonkeyPatch, port: int) -> None:
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+
+
+def test_a_closed_port_gives_one_line_and_no_traceback(
+    unreachable_discord: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as probe:  # a port nothing listens on once this closes
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    point_at(monkeypatch, port)
+    assert bot_module.main() == 1
+    err = capsys.readouterr().err
+    assert f"Cannot reach Discord at 127.0.0.1:{port}" in err and "Traceback" not in err
+
+
+def test_a_server_that_never_answers_is_given_up_after_the_timeout(
+    unreachable_discord: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as silent:  # the kernel accepts connections; nobody ever reads or answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        point_at(monkeypatch, silent.getsockname()[1])
+        assert bot_module.main() == 1
+    err = capsys.readouterr().err
+    assert "did not answer within 0.5 s (CONNECT_TIMEOUT_SECONDS)" in err and "Traceback" not in err
+
+
+def test_every_setting_is_documented_in_the_readme_and_env_example() -> None:
+    root = Path(bot_module.__file__).resolve().parent
+    readme, example = (root / "README.md").read_text(), (root / ".env.example").read_text()
+    names = [name.upper() for name in bot_module.Settings.model_fields]
+    assert [name for name in names if f"| `{name}` |" not in readme] == []
+    assert [name for name in names if f"{name}=" not in example] == []

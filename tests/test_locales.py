@@ -7,8 +7,9 @@ import re
 import pytest
 
 from bot import GameBot, Settings, create_bot
-from locales import catalogue, language_of, tr
+from locales import catalogue, language_of, ntr, tr
 from locales.collect import command_messages, missing, source_messages
+from locales.compile import stale
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
 
@@ -48,3 +49,15 @@ def test_locale_selection_and_fallback() -> None:
     japanese = tr("ja", "Game #{id} is over.", id=3)
     assert "3" in japanese and japanese != "Game #3 is over."
     assert tr("ja", "a message nobody translated") == "a message nobody translated"
+
+
+def test_the_compiled_catalogues_match_their_po_files() -> None:
+    assert stale() == [], "run python -m locales.compile"
+
+
+def test_plurals_follow_each_languages_rule() -> None:
+    assert [ntr("en-US", "{count} game", "{count} games", n) for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert [ntr("ja", "{count} win", "{count} wins", n) for n in (1, 5)] == ["1勝", "5勝"]  # one form in Japanese
+    assert tr("ja", "{rank}. {player}: {rating} ({games})", rank=1, player="A", rating=1500, games="3局").endswith(
+        "（3局）"
+    )

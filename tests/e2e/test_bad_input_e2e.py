@@ -18,7 +18,7 @@ async def test_bad_moves_and_strangers_get_private_answers_and_change_nothing(
         db = bot.service.db
         attempts = [
             (fake.bob, "E4", "not your turn"),  # out of turn
-            (fake.carol, "E4", "no iago game"),  # a stranger
+            (fake.carol, "E4", "no Iago game"),  # a stranger
             (fake.alice, "Z9", "not legal"),  # a typo
             (fake.alice, "E5", "not legal"),  # the centre needs a release
             (fake.alice, " ", "Type a move"),  # empty

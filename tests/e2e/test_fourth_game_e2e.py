@@ -62,4 +62,4 @@ async def test_a_test_only_game_plays_through_the_bot_to_the_leaderboard(
         lines = leaderboard.embeds[0]["description"].splitlines()
         assert fake.alice.mention in lines[0] and fake.bob.mention in lines[1]
         stats = await private_reply(await fake.slash(fake.bob, "stats"))
-        assert "Tic-tac-toe" in stats.embeds[0]["description"] and "1 losses" in stats.embeds[0]["description"]
+        assert "Tic-tac-toe" in stats.embeds[0]["description"] and "1 loss," in stats.embeds[0]["description"]

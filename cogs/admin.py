@@ -1,0 +1,276 @@
+"""``/admin``: a server's admins choose its settings, cancel games, reset leaderboards, forget members and read
+the audit log of all of it.
+
+``default_permissions(manage_guild=True)`` only hides the commands in the Discord client (and a server may
+change who sees them), so the cog checks the member's real permissions on every use, buttons included.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import games
+from cogs.announce import Announcer
+from cogs.tree import answer_error, clip, send_private
+from locales import N_, tr
+from sessions.admin import AdminActions
+from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, GuildSettings
+from sessions.host import ServiceHost
+from sessions.service import GameService, UserError
+
+CONFIRM_SECONDS = 60.0  # how long a destructive action's confirm button stays usable
+NOT_ADMIN = N_("Only members with the Manage Server permission can use /admin.")
+
+
+class NotAdmin(app_commands.CheckFailure, UserError):
+    """A refused admin command: a check failure for discord.py, a catalogue message for the one error handler."""
+
+    def __init__(self) -> None:
+        UserError.__init__(self, NOT_ADMIN)
+
+
+def require_admin(interaction: discord.Interaction) -> None:
+    permissions = interaction.permissions
+    if interaction.guild_id is None or not (permissions.manage_guild or permissions.administrator):
+        raise NotAdmin()
+
+
+def settings_embed(locale: Any, here: GuildSettings, heading: str | None = None) -> discord.Embed:
+    on, off = tr(locale, "on"), tr(locale, "off")
+    enabled = [tr(locale, entry.title) for entry in games.entries() if entry.name in here.enabled_games]
+    channels = " ".join(f"<#{channel}>" for channel in sorted(here.allowed_channels))
+    lines = [
+        tr(locale, "**Games**: {games}", games=", ".join(enabled) or tr(locale, "none")),
+        tr(locale, "**Channels for new games**: {channels}", channels=channels or tr(locale, "any channel")),
+        tr(locale, "**Game threads**: {threads}", threads=on if here.threads else off),
+        tr(locale, "**Challenges expire after**: {minutes} min", minutes=f"{here.challenge_minutes:g}"),
+        tr(
+            locale,
+            "**Reminder after**: {hours} h (a timeout win may be claimed after {twice} h)",
+            hours=f"{here.reminder_hours:g}",
+            twice=f"{2 * here.reminder_hours:g}",
+        ),
+    ]
+    return discord.Embed(title=heading or tr(locale, "Settings of this server"), description="\n".join(lines))
+
+
+class ConfirmReset(discord.ui.View):
+    """Delete or keep: only the admin who asked may press, within ``CONFIRM_SECONDS``."""
+
+    def __init__(self, actions: AdminActions, origin: discord.Interaction, game: str, with_records: bool) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.actions, self.origin, self.game, self.with_records = actions, origin, game, with_records
+        locale = origin.locale
+        self.confirm.label = tr(locale, "Delete")
+        self.keep.label = tr(locale, "Keep")
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        require_admin(interaction)
+        if interaction.user.id != self.origin.user.id:
+            raise UserError("Only the admin who asked can confirm this.")
+        return True
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any], /) -> None:
+        await answer_error(interaction, error)
+
+    async def on_timeout(self) -> None:
+        # The message may be gone or the token lapsed: then there is nothing to tidy.
+        with contextlib.suppress(discord.HTTPException):
+            await self.origin.edit_original_response(
+                content=tr(self.origin.locale, "This confirmation expired. Nothing was deleted."), view=None
+            )
+
+    @discord.ui.button(style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        assert interaction.guild_id is not None
+        self.stop()
+        rated, counted = await self.actions.reset_leaderboard(
+            interaction.guild_id, self.game, interaction.user.id, with_records=self.with_records
+        )
+        title = tr(interaction.locale, games.find(self.game).title)
+        if self.with_records:
+            text = tr(
+                interaction.locale,
+                "{title} leaderboard reset: {ratings} ratings and {records} records deleted.",
+                title=title,
+                ratings=rated,
+                records=counted,
+            )
+        else:
+            text = tr(
+                interaction.locale,
+                "{title} leaderboard reset: {ratings} ratings deleted; win/loss records kept.",
+                title=title,
+                ratings=rated,
+            )
+        await interaction.response.edit_message(content=text, view=None)
+
+    @discord.ui.button(style=discord.ButtonStyle.secondary)
+    async def keep(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.stop()
+        await interaction.response.edit_message(content=tr(interaction.locale, "Nothing was deleted."), view=None)
+
+
+def admin_cog(host: ServiceHost) -> commands.Cog:
+    """The admin cog, its ``game`` choices taken from the registry as it stands now."""
+    game_choices = [app_commands.Choice(name=entry.title, value=entry.name) for entry in games.entries()]
+
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    class AdminCog(commands.GroupCog, group_name="admin", group_description="Settings and tools for server admins."):
+        set_group = app_commands.Group(name="set", description="Change a setting of this server.")
+
+        @property
+        def service(self) -> GameService:
+            return host.service
+
+        @property
+        def actions(self) -> AdminActions:
+            return AdminActions(host.service)
+
+        async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+            require_admin(interaction)
+            return True
+
+        async def _saved(self, interaction: discord.Interaction, here: GuildSettings) -> None:
+            embed = settings_embed(interaction.locale, here, tr(interaction.locale, "Saved. Settings of this server"))
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+        @app_commands.command(name="settings", description="Show this server's settings for games.")
+        async def settings(self, interaction: discord.Interaction) -> None:
+            assert interaction.guild_id is not None
+            here = await self.service.settings_for(interaction.guild_id)
+            await interaction.response.send_message(embed=settings_embed(interaction.locale, here), ephemeral=True)
+
+        @set_group.command(name="game", description="Turn a game on or off in this server.")
+        @app_commands.describe(game="Which game.", enabled="Whether members may start it.")
+        @app_commands.choices(game=game_choices)
+        async def set_game(
+            self, interaction: discord.Interaction, game: app_commands.Choice[str], enabled: bool
+        ) -> None:
+            assert interaction.guild_id is not None
+            here = await self.service.change_settings(
+                interaction.guild_id, interaction.user.id, game=(game.value, enabled)
+            )
+            await self._saved(interaction, here)
+
+        @set_group.command(name="channel", description="Allow or stop new games in a channel (none chosen: any).")
+        @app_commands.describe(channel="Which channel.", allowed="Whether games may be started there.")
+        async def set_channel(
+            self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool
+        ) -> None:
+            assert interaction.guild_id is not None
+            here = await self.service.change_settings(
+                interaction.guild_id, interaction.user.id, channel=(channel.id, allowed)
+            )
+            await self._saved(interaction, here)
+
+        @set_group.command(name="threads", description="Give each game its own thread, or not.")
+        @app_commands.describe(enabled="Whether games get a thread.")
+        async def set_threads(self, interaction: discord.Interaction, enabled: bool) -> None:
+            assert interaction.guild_id is not None
+            here = await self.service.change_settings(interaction.guild_id, interaction.user.id, threads=enabled)
+            await self._saved(interaction, here)
+
+        @set_group.command(name="challenge-expiry", description="How long a challenge waits for an answer.")
+        @app_commands.describe(minutes="Minutes (1 to 1440).")
+        async def set_expiry(
+            self,
+            interaction: discord.Interaction,
+            minutes: app_commands.Range[int, CHALLENGE_MINUTES[0], CHALLENGE_MINUTES[1]],
+        ) -> None:
+            assert interaction.guild_id is not None
+            here = await self.service.change_settings(
+                interaction.guild_id, interaction.user.id, challenge_minutes=minutes
+            )
+            await self._saved(interaction, here)
+
+        @set_group.command(name="reminder", description="How long an idle player has before a reminder.")
+        @app_commands.describe(hours="Hours (1 to 168); a timeout win may be claimed after twice this.")
+        async def set_reminder(
+            self,
+            interaction: discord.Interaction,
+            hours: app_commands.Range[int, REMINDER_HOURS[0], REMINDER_HOURS[1]],
+        ) -> None:
+            assert interaction.guild_id is not None
+            here = await self.service.change_settings(interaction.guild_id, interaction.user.id, reminder_hours=hours)
+            await self._saved(interaction, here)
+
+        @app_commands.command(name="cancel", description="End a game of this server with no result.")
+        @app_commands.describe(game="The game's number (#id).")
+        async def cancel(self, interaction: discord.Interaction, game: app_commands.Range[int, 1]) -> None:
+            assert interaction.guild_id is not None
+            row, _ = await self.actions.cancel(game, interaction.guild_id, interaction.user.id)
+            await send_private(
+                interaction, "Game #{id} cancelled: no result, nothing counted. Both players are told.", id=row.id
+            )
+            await deliver_now(interaction)
+
+        @app_commands.command(name="reset-leaderboard", description="Delete this server's ratings in a game.")
+        @app_commands.describe(game="Which game.", records="Also delete the win/loss records (default: keep them).")
+        @app_commands.choices(game=game_choices)
+        async def reset_leaderboard(
+            self, interaction: discord.Interaction, game: app_commands.Choice[str], records: bool = False
+        ) -> None:
+            locale = interaction.locale
+            if records:
+                question = tr(locale, "Delete every {title} rating and record of this server?", title=game.name)
+            else:
+                question = tr(locale, "Delete every {title} rating of this server?", title=game.name)
+            view = ConfirmReset(self.actions, interaction, game.value, records)
+            await interaction.response.send_message(
+                clip(question + " " + tr(locale, "This cannot be undone.")), view=view, ephemeral=True
+            )
+
+        @app_commands.command(name="forget-member", description="Delete a member's ratings and records here.")
+        @app_commands.describe(member="Whose data to delete (their games stay, anonymised).")
+        async def forget_member(self, interaction: discord.Interaction, member: discord.User) -> None:
+            assert interaction.guild_id is not None
+            done = await self.actions.forget_member(interaction.guild_id, member.id, interaction.user.id)
+            await send_private(
+                interaction,
+                "Forgot {member}: {ratings} ratings and {records} records deleted, {games} games anonymised, "
+                "{cancelled} open games cancelled.",
+                member=member.mention,
+                ratings=done.ratings,
+                records=done.records,
+                games=done.games,
+                cancelled=len(done.cancelled),
+            )
+            if done.cancelled:
+                await deliver_now(interaction)
+
+        @app_commands.command(name="audit", description="The last admin actions in this server.")
+        async def audit(self, interaction: discord.Interaction) -> None:
+            assert interaction.guild_id is not None
+            rows = await self.actions.audit_log(interaction.guild_id)
+            locale = interaction.locale
+            if not rows:
+                text = tr(locale, "No admin actions yet.")
+            else:
+                text = "\n".join(
+                    f"{discord.utils.format_dt(datetime.fromtimestamp(row.created_at, tz=UTC), 'f')} "
+                    f"<@{row.user_id}> **{row.action}** `{json.dumps(row.details, ensure_ascii=False)[:150]}`"
+                    for row in rows
+                )
+            embed = discord.Embed(title=tr(locale, "Admin actions"), description=clip(text, 4000))
+            await interaction.response.send_message(
+                embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    return AdminCog()
+
+
+async def deliver_now(interaction: discord.Interaction) -> None:
+    """Post what an admin action wrote to the outbox now rather than at the next round."""
+    client = interaction.client
+    announcer = client.get_cog(Announcer.__cog_name__) if isinstance(client, commands.Bot) else None
+    if isinstance(announcer, Announcer):
+        await announcer.deliver_once()

@@ -1,0 +1,222 @@
+"""Queries for server admins: per-server settings, the audit log, cancelling a game, resetting a leaderboard and
+forgetting a member. No policy here (bounds, defaults, who may do it): that is the service's and the cog's."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from storage.outbox import Announce, insert_announcements
+from storage.schema import admin_audit, announcements, games, guild_settings, moves, rating_changes, ratings, records
+
+SETTING_COLUMNS = ("disabled_games", "allowed_channels", "threads", "challenge_minutes", "reminder_hours")
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    id: int
+    guild_id: int
+    user_id: int
+    action: str
+    details: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What forgetting a member changed in one server."""
+
+    anonymous_id: int
+    ratings: int
+    records: int
+    games: int
+    cancelled: tuple[int, ...]  # games (and open challenges) that were still open, ended with no result
+
+
+class _Storage(Protocol):
+    dialect: str
+
+    def transaction(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+
+    async def _rows(self, statement: sa.Executable) -> list[sa.RowMapping]: ...
+
+    def _insert(self, table: sa.Table) -> Any: ...
+
+
+async def _audit(
+    connection: AsyncConnection, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
+) -> None:
+    await connection.execute(
+        sa.insert(admin_audit).values(
+            guild_id=guild_id, user_id=user_id, action=action, details=details, created_at=now
+        )
+    )
+
+
+class AdminQueries:
+    """The admin half of :class:`storage.database.Database`. Every change is written with its audit row in one
+    transaction, so no admin action is ever done without a trace (nor traced without being done)."""
+
+    async def guild_settings(self: _Storage, guild_id: int) -> dict[str, Any]:
+        """The server's own choices: column -> value, NULL (the operator's default) for what it never set."""
+        rows = await self._rows(sa.select(guild_settings).where(guild_settings.c.guild_id == guild_id))
+        return {name: rows[0][name] for name in SETTING_COLUMNS} if rows else dict.fromkeys(SETTING_COLUMNS)
+
+    async def update_guild_settings(
+        self: _Storage, guild_id: int, user_id: int, changes: dict[str, Any], now: float, details: dict[str, Any]
+    ) -> None:
+        """Change some settings of a server and audit it (action ``set``) in one transaction."""
+        unknown = set(changes) - set(SETTING_COLUMNS)
+        if unknown:
+            raise ValueError(f"not a setting: {sorted(unknown)}")
+        values = {**changes, "updated_at": now}
+        async with self.transaction() as connection:
+            await connection.execute(
+                self._insert(guild_settings)
+                .values(guild_id=guild_id, **values)
+                .on_conflict_do_update(index_elements=[guild_settings.c.guild_id], set_=values)
+            )
+            await _audit(connection, guild_id, user_id, "set", details, now)
+
+    async def audit(
+        self: _Storage, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
+    ) -> None:
+        async with self.transaction() as connection:
+            await _audit(connection, guild_id, user_id, action, details, now)
+
+    async def audit_log(self: _Storage, guild_id: int, limit: int = 20) -> list[AuditRow]:
+        """A server's latest admin actions, newest first."""
+        rows = await self._rows(
+            sa.select(admin_audit)
+            .where(admin_audit.c.guild_id == guild_id)
+            .order_by(admin_audit.c.id.desc())
+            .limit(limit)
+        )
+        return [AuditRow(**{name: row[name] for name in AuditRow.__dataclass_fields__}) for row in rows]
+
+    async def cancel_game(
+        self: _Storage, game_id: int, guild_id: int, user_id: int, now: float, announce: Announce
+    ) -> bool:
+        """End an open challenge or a game in play with no result (status ``cancelled``, nothing rated or
+        counted), with its announcement and audit row. False if it had already ended."""
+        async with self.transaction() as connection:
+            changed = await _cancel(connection, game_id, guild_id, now, announce)
+            if changed:
+                await _audit(connection, guild_id, user_id, "cancel", {"game_id": game_id}, now)
+            return changed
+
+    async def reset_leaderboard(
+        self: _Storage, guild_id: int, game: str, user_id: int, now: float, *, with_records: bool
+    ) -> tuple[int, int]:
+        """Delete a server's ratings in one game (and its win/loss records if asked); (ratings, records)."""
+        async with self.transaction() as connection:
+            gone = await connection.execute(
+                sa.delete(ratings).where(ratings.c.guild_id == guild_id, ratings.c.game == game)
+            )
+            counted = 0
+            if with_records:
+                result = await connection.execute(
+                    sa.delete(records).where(records.c.guild_id == guild_id, records.c.game == game)
+                )
+                counted = result.rowcount
+            details = {"game": game, "ratings": gone.rowcount, "records": counted, "with_records": with_records}
+            await _audit(connection, guild_id, user_id, "reset-leaderboard", details, now)
+            return gone.rowcount, counted
+
+    async def forget_member(
+        self: _Storage,
+        guild_id: int,
+        member_id: int,
+        anonymous_id: int,
+        admin_id: int,
+        now: float,
+        announce: Announce,
+    ) -> Forgotten:
+        """Forget a member in one server: delete their ratings and records, end their open games with no result,
+        and replace their id by ``anonymous_id`` in every game of the server (players, challenger, move log,
+        rating history). The audit row names the anonymous id only: the log must not keep what was forgotten."""
+        async with self.transaction() as connection:
+            mine = sa.or_(games.c.player0_id == member_id, games.c.player1_id == member_id)
+            open_ids = (
+                (
+                    await connection.execute(
+                        sa.select(games.c.id).where(
+                            games.c.guild_id == guild_id, mine, games.c.status.in_(("challenge", "active"))
+                        )
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            cancelled = [game_id for game_id in open_ids if await _cancel(connection, game_id, guild_id, now, announce)]
+            game_ids = list(
+                (await connection.execute(sa.select(games.c.id).where(games.c.guild_id == guild_id, mine))).scalars()
+            )
+            for column in ("player0_id", "player1_id", "challenger_id"):
+                await connection.execute(
+                    sa.update(games)
+                    .where(games.c.guild_id == guild_id, games.c[column] == member_id)
+                    .values({column: anonymous_id})
+                )
+            if game_ids:
+                await connection.execute(
+                    sa.update(moves)
+                    .where(moves.c.game_id.in_(game_ids), moves.c.user_id == member_id)
+                    .values(user_id=anonymous_id)
+                )
+                await connection.execute(
+                    sa.update(rating_changes)
+                    .where(rating_changes.c.game_id.in_(game_ids), rating_changes.c.user_id == member_id)
+                    .values(user_id=anonymous_id)
+                )
+                # Delivered announcements are delivery bookkeeping only; their payloads may name the member.
+                await connection.execute(
+                    sa.delete(announcements).where(
+                        announcements.c.game_id.in_(game_ids), announcements.c.delivered_at.is_not(None)
+                    )
+                )
+            gone_ratings = await connection.execute(
+                sa.delete(ratings).where(ratings.c.guild_id == guild_id, ratings.c.user_id == member_id)
+            )
+            gone_records = await connection.execute(
+                sa.delete(records).where(records.c.guild_id == guild_id, records.c.user_id == member_id)
+            )
+            forgotten = Forgotten(
+                anonymous_id, gone_ratings.rowcount, gone_records.rowcount, len(game_ids), tuple(cancelled)
+            )
+            details = {
+                "anonymous_id": anonymous_id,
+                "ratings": forgotten.ratings,
+                "records": forgotten.records,
+                "games": forgotten.games,
+                "cancelled": list(forgotten.cancelled),
+            }
+            await _audit(connection, guild_id, admin_id, "forget-member", details, now)
+            return forgotten
+
+
+async def _cancel(connection: AsyncConnection, game_id: int, guild_id: int, now: float, announce: Announce) -> bool:
+    # Conditional on the status: a move committed first wins, and the admin is told the game is over.
+    result = await connection.execute(
+        sa.update(games)
+        .where(games.c.id == game_id, games.c.guild_id == guild_id, games.c.status.in_(("challenge", "active")))
+        .values(status="cancelled", finished_at=now, result_reason="cancelled")
+        .returning(games.c.id, games.c.channel_id, games.c.ply)
+    )
+    row = result.mappings().first()
+    if row is None:
+        return False
+    await insert_announcements(
+        connection,
+        game_id=game_id,
+        guild_id=guild_id,
+        channel_id=row["channel_id"],
+        ply=row["ply"],
+        announce=announce,
+        now=now,
+    )
+    return True
