@@ -25,7 +25,11 @@ from tests.e2e.fake_discord import start_fake_discord
 async def measure(game: str, options: dict, moves: int, folder: Path) -> list[float]:
     async with start_fake_discord(timeout=30.0) as fake:
         settings = Settings(
-            _env_file=None, discord_token="bench", database_path=folder / f"{game}.sqlite3", dev_guild_id=fake.guild.id
+            _env_file=None,
+            discord_token="bench",
+            database_path=folder / f"{game}.sqlite3",
+            dev_guild_id=fake.guild.id,
+            game_threads=False,  # the move path itself; threads add a header edit (docs/performance.md)
         )
         async with fake.running_bot(create_bot(settings, guild_ready_timeout=0.05)) as bot:
             challenge = await fake.slash(fake.alice, game, "challenge", options={"opponent": fake.bob.id, "side": 0})
