@@ -36,8 +36,8 @@ class HousekeepingCog(BackgroundCog):
             guilds = [guild.id for guild in self.bot.guilds]
             await self.service.expire_challenges(guilds)
             await self.service.due_reminders(guilds)
-            for game_id in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
-                start_bot_turn(self.bot, await self.service.row(game_id))
+            for row in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
+                start_bot_turn(self.bot, row)
             announcer = self.bot.get_cog(Announcer.__cog_name__)
             if isinstance(announcer, Announcer):
                 await announcer.deliver_once()  # post what the sweep wrote now, not at the next round

@@ -368,12 +368,12 @@ class GameService:
                 "There is already an open challenge between you two. Wait for it to be answered."
             ) from error
 
-    async def bot_games_to_move(self, guild_ids: list[int] | None = None) -> list[int]:
+    async def bot_games_to_move(self, guild_ids: list[int] | None = None) -> list[GameRow]:
         """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
         due = []
         for row in await self.db.games_with_status("active", guild_ids=guild_ids):
             if row.against_bot and row.id not in self._thinking and (await self.state(row)).to_act == row.ai_side:
-                due.append(row.id)
+                due.append(row)
         return due
 
     async def play_for_bot(self, game_id: int) -> list[Report]:
