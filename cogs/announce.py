@@ -11,7 +11,6 @@ Discord uses to drop a resend. Nothing here ever tells a member to try again for
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import os
 import socket
@@ -25,7 +24,7 @@ from discord.ext import commands, tasks
 
 from cogs import present
 from cogs.background import BackgroundCog
-from cogs.context import display_names, service_of
+from cogs.context import board_image, service_of
 from cogs.rematch import rematch_view
 from cogs.threads import update_header
 from locales import N_, tr
@@ -74,9 +73,7 @@ async def report_message(
 ) -> tuple[str, discord.File]:
     """The words and the board image of a report, in ``locale``."""
     text = present.report_text(locale, report, heading(locale, report))
-    png = await service.render_board(report.row, report.state, await display_names(guild, report.row))
-    name = f"{report.row.game}-{report.row.id}-{len(report.state.moves)}.png"
-    return text, discord.File(io.BytesIO(png), filename=name)
+    return text, await board_image(guild, service, report.row, report.state)
 
 
 def report_view(report: Report, locale: Any) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.announce import post_report, reply_to, reply_with_closed, reply_with_report
-from cogs.context import display_names, remember_members, service_of
+from cogs.context import board_image, display_names, remember_members, service_of
 from cogs.replay import animation_file, position_message
 from cogs.threads import open_game_thread, tell_once
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
@@ -56,8 +56,7 @@ public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
 async def board_file(interaction: discord.Interaction, row: GameRow, state: GameState) -> discord.File:
-    png = await service_of(interaction).render_board(row, state, await display_names(interaction.guild, row))
-    return discord.File(io.BytesIO(png), filename=f"{row.game}-{row.id}-{row.ply}.png")
+    return await board_image(interaction.guild, service_of(interaction), row, state)
 
 
 class ChallengeButton(
@@ -243,7 +242,7 @@ class GameCog(commands.GroupCog):
         level: int | None = None,
     ) -> None:
         if interaction.guild is None or interaction.channel_id is None:
-            raise UserError("Games are played in a server channel, not in direct messages.")
+            raise UserError(IN_SERVER_ONLY)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
             report = await self.service.challenge_computer(
                 game=self.game,
@@ -279,9 +278,7 @@ class GameCog(commands.GroupCog):
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
     ) -> GameRow:
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserError(
-                "Games are played in a server channel, not in direct messages. Use my commands in a server."
-            )
+            raise UserError(IN_SERVER_ONLY)
         return await self.service.find_game(
             self.game, interaction.user.id, interaction.guild_id, interaction.channel_id, game_id, spectate=spectate
         )

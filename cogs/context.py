@@ -7,10 +7,12 @@ once.
 
 from __future__ import annotations
 
+import io
 from typing import cast
 
 import discord
 
+from engines import GameState
 from sessions.host import ServiceHost
 from sessions.memory import LruCache
 from sessions.service import GameService
@@ -55,3 +57,11 @@ async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str,
                 _names.put((row.guild_id, user_id), name)
         names.append(name)
     return names[0], names[1]
+
+
+async def board_image(
+    guild: discord.Guild | None, service: GameService, row: GameRow, state: GameState, name: str | None = None
+) -> discord.File:
+    """The board of ``state`` as an attachment, drawn off the event loop, with the players' names."""
+    png = await service.render_board(row, state, await display_names(guild, row))
+    return discord.File(io.BytesIO(png), filename=name or f"{row.game}-{row.id}-{len(state.moves)}.png")

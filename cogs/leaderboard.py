@@ -42,7 +42,7 @@ class StatsCog(commands.Cog):
                 tr(
                     locale,
                     "**{title}**: {wins}, {losses}, {draws}; rating {rating}",
-                    title=present.title(game, locale) if game in games.names() else game,
+                    title=present.title(game, locale),
                     wins=ntr(locale, "{count} win", "{count} wins", wins),
                     losses=ntr(locale, "{count} loss", "{count} losses", losses),
                     draws=ntr(locale, "{count} draw", "{count} draws", draws),
@@ -55,7 +55,7 @@ class StatsCog(commands.Cog):
                 + tr(
                     locale,
                     "**{title}** against the bot at level {level}: {wins}, {losses}, {draws}",
-                    title=present.title(game, locale) if game in games.names() else game,
+                    title=present.title(game, locale),
                     level=level,
                     wins=ntr(locale, "{count} win", "{count} wins", wins),
                     losses=ntr(locale, "{count} loss", "{count} losses", losses),

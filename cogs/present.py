@@ -16,8 +16,9 @@ from storage.database import GameRow
 
 
 def title(game: str, locale: Any = None) -> str:
-    """A game's name as players read it: translated where the rules give it another (イアーゴ)."""
-    return tr(locale, games.find(game).title)
+    """A game's name as players read it: translated where the rules give it another (イアーゴ). A game no
+    longer registered (its records outlive it) shows its key."""
+    return tr(locale, games.find(game).title) if game in games.names() else game
 
 
 def side_name(locale: Any, game: str, side: int) -> str:

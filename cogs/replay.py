@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from cogs.context import display_names, service_of
+from cogs.context import board_image, display_names, service_of
 from cogs.tree import answer_error
 from locales import N_, tr
 from render.animation import animated_gif
@@ -83,9 +83,7 @@ async def position_message(
             total=len(moves),
             move=moves[ply - 1],
         )
-    names = await display_names(interaction.guild, row)
-    png = await service.render_board(row, state, names)
-    file = discord.File(io.BytesIO(png), filename=f"{row.game}-{row.id}-replay-{ply}.png")
+    file = await board_image(interaction.guild, service, row, state, f"{row.game}-{row.id}-replay-{ply}.png")
     return text, file, replay_view(row.id, ply, len(moves), locale)
 
 

@@ -102,10 +102,7 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
                 interaction, "Slow down: try again in {seconds} s.", seconds=max(1, round(original.retry_after))
             )
         elif isinstance(original, app_commands.NoPrivateMessage):
-            await send_private(
-                interaction,
-                "Games are played in a server channel, not in direct messages. Use my commands in a server.",
-            )
+            await send_private(interaction, IN_SERVER_ONLY)
         elif isinstance(original, app_commands.TransformerError):
             await send_private(interaction, "I cannot use that option: pick a member of this server or a listed value.")
         elif isinstance(original, app_commands.CheckFailure):
