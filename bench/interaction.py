@@ -1,5 +1,6 @@
 """Time from a move's interaction to the bot's reply, through the fake Discord server:
-`python bench/interaction.py [moves]`. Prints the median and p95 per game.
+`python bench/interaction.py [moves] [--count]`. Prints the median and p95 per game; with ``--count``, also
+the SQL statements and the hops from the event loop to another thread (the database's, the renderer's) per move.
 
 The real discord.py client runs against the loopback fake from tests/e2e, so the figure covers
 parsing, the service, the SQLite commit, rendering in a worker thread and the HTTP reply.
@@ -22,7 +23,40 @@ from bot import Settings, create_bot
 from tests.e2e.fake_discord import start_fake_discord
 
 
-async def measure(game: str, options: dict, moves: int, folder: Path) -> list[float]:
+class Counts:
+    """SQL statements (a SQLAlchemy event) and thread hops (every result a thread hands back to the event loop
+    goes through ``call_soon_threadsafe``: aiosqlite's thread, executors, ``to_thread``)."""
+
+    def __init__(self) -> None:
+        self.statements = 0
+        self.hops = 0
+
+    def attach(self, bot: object) -> None:
+        from sqlalchemy import event
+
+        db = bot.service.db  # type: ignore[attr-defined]
+        engines = [getattr(db, name) for name in ("sync_engine", "engine") if hasattr(db, name)]
+        for engine in engines:
+            target = getattr(engine, "sync_engine", engine)
+
+            @event.listens_for(target, "before_cursor_execute")
+            def count(*_: object) -> None:
+                self.statements += 1
+
+        loop = asyncio.get_running_loop()
+        original = loop.call_soon_threadsafe
+
+        def counted(*args: object, **kwargs: object) -> object:
+            self.hops += 1
+            return original(*args, **kwargs)  # type: ignore[arg-type]
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+
+
+COUNTS: dict[str, tuple[int, int, int]] = {}  # game -> (moves, statements, hops)
+
+
+async def measure(game: str, options: dict, moves: int, folder: Path, count: bool = False) -> list[float]:
     async with start_fake_discord(timeout=30.0) as fake:
         settings = Settings(
             _env_file=None,
@@ -42,6 +76,9 @@ async def measure(game: str, options: dict, moves: int, folder: Path) -> list[fl
             rng = random.Random(3)
             players = (fake.alice, fake.bob)
             timings = []
+            counts = Counts()
+            if count:
+                counts.attach(bot)
             while len(timings) < moves:
                 for move in (await bot.service.db.moves(game_id))[len(state.moves) :]:
                     state.play(move)
@@ -56,18 +93,26 @@ async def measure(game: str, options: dict, moves: int, folder: Path) -> list[fl
                 reply = await fake.slash(user, game, *path, options=opts)
                 await reply.final()
                 timings.append((time.perf_counter() - started) * 1000)
+            await asyncio.sleep(0.2)  # the last reply's bookkeeping (its delivery mark) is counted too
+            COUNTS[game] = (len(timings), counts.statements, counts.hops)
             return timings
 
 
-async def main(moves: int) -> None:
-    print(f"{'game':<8}{'moves':>6}{'median ms':>11}{'p95 ms':>9}")
+async def main(moves: int, count: bool) -> None:
+    counted = f"{'SQL/move':>10}{'hops/move':>11}" if count else ""
+    print(f"{'game':<8}{'moves':>6}{'median ms':>11}{'p95 ms':>9}{counted}")
     with tempfile.TemporaryDirectory() as folder:
         for entry in games.entries():
             game, options = entry.name, {option.name: option.default for option in entry.options}
-            timings = sorted(await measure(game, options, moves, Path(folder)))
+            timings = sorted(await measure(game, options, moves, Path(folder), count))
             p95 = timings[min(len(timings) - 1, round(0.95 * (len(timings) - 1)))]
-            print(f"{game:<8}{len(timings):>6}{statistics.median(timings):>11.1f}{p95:>9.1f}")
+            line = f"{game:<8}{len(timings):>6}{statistics.median(timings):>11.1f}{p95:>9.1f}"
+            if count:
+                n, statements, hops = COUNTS[game]
+                line += f"{statements / n:>10.1f}{hops / n:>11.1f}"
+            print(line)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 40))
+    numbers = [arg for arg in sys.argv[1:] if arg.isdigit()]
+    asyncio.run(main(int(numbers[0]) if numbers else 40, "--count" in sys.argv))

@@ -6,8 +6,8 @@ so they do not steal the bot's event loop). It prints:
 - paced play: ``--games`` games in play at once (Iago, ISAAC and Polygo 19x19 in turn), each member thinking
   0.5-2 s between moves, with the move -> reply time per game (p50/p95/p99) and, in the same run, a trivial
   command (``/<game> rules``) as the floor;
-- the bot's event-loop lag over the run (a 10 ms ticker inside the bot process: max and p99);
-- the throughput ceiling: the same games with no think time, actions per second;
+- the bot's event-loop lag per phase (a 10 ms ticker inside the bot process: max and p99);
+- the throughput ceiling: ``--ceiling-games`` fresh games (default: as many) with no think time, actions a second;
 - with ``--postgres URL``: the ceiling of one process and of two processes (a shard each) on that database.
 """
 
@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -130,6 +131,13 @@ async def floor(fake: FakeDiscord, tables: list[Table], seconds: float) -> list[
     return timings
 
 
+def phase(child: ChildBot, names: list[str], name: str) -> None:
+    """Close a phase of the bot's event-loop lag report (its ticker keeps max and p99 per phase)."""
+    assert child.process is not None
+    child.process.send_signal(signal.SIGUSR1)
+    names.append(name)
+
+
 async def measure(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         async with start_fake_discord(timeout=30.0) as fake:
@@ -143,11 +151,14 @@ async def measure(args: argparse.Namespace) -> None:
             child = ChildBot(fake, settings)
             await child.start()
             db = await Database.open(settings["DATABASE_URL"])
+            phases: list[str] = []
             try:
                 tables = await tables_for(fake, args.games)
+                phase(child, phases, f"start-up, {args.games} challenges accepted")
                 paced, floors = await asyncio.gather(
                     play(db, tables, args.seconds, (0.5, 2.0)), floor(fake, tables, args.seconds)
                 )
+                phase(child, phases, "paced play")
                 print(f"paced play, {args.games} games at once, {args.seconds:.0f} s (move -> reply, ms)")
                 print(f"{'':<12}{'moves':>7}{'p50':>8}{'p95':>8}{'p99':>8}")
                 for game, values in [*paced.items(), ("floor", floors)]:
@@ -156,18 +167,25 @@ async def measure(args: argparse.Namespace) -> None:
                     print(f"{game:<12}{len(ms):>7}{shares}")
                 print(f"replies past Discord's 3 s deadline: {len(LOST)}")
                 LOST.clear()
-                fresh = await tables_for(fake, args.games)
-                started = time.perf_counter()
-                flat = await play(db, fresh, args.seconds / 2, (0.0, 0.0))
-                actions = sum(len(v) for v in flat.values())
-                rate = actions / (time.perf_counter() - started)
-                print(f"ceiling, no think time: {rate:.1f} actions/s answered, {len(LOST)} past the deadline")
+                if args.ceiling_games:
+                    fresh = await tables_for(fake, args.ceiling_games)
+                    phase(child, phases, f"{args.ceiling_games} more challenges accepted")
+                    started = time.perf_counter()
+                    flat = await play(db, fresh, args.seconds / 2, (0.0, 0.0))
+                    actions = sum(len(v) for v in flat.values())
+                    rate = actions / (time.perf_counter() - started)
+                    phases.append(f"ceiling, {args.ceiling_games} games")
+                    print(
+                        f"ceiling, no think time, {args.ceiling_games} games: {rate:.1f} actions/s answered, "
+                        f"{len(LOST)} past the deadline"
+                    )
             finally:
                 await db.close()
                 await child.stop()
             if lag_file.exists():
-                lag = json.loads(lag_file.read_text())
-                print(f"bot event-loop lag over the run: max {lag['max_ms']:.1f} ms, p99 {lag['p99_ms']:.1f} ms")
+                print("bot event-loop lag (max / p99 ms):")
+                for name, lag in zip([*phases, "the rest"], json.loads(lag_file.read_text()), strict=False):
+                    print(f"  {name}: {lag['max_ms']:.1f} / {lag['p99_ms']:.1f}")
 
 
 async def empty_postgres(url: str) -> None:
@@ -210,8 +228,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--ceiling-games", type=int, help="games in the no-think-time ceiling run (default: --games; 0 skips it)"
+    )
     parser.add_argument("--postgres", help="postgresql+asyncpg://... : also compare one and two processes there")
     args = parser.parse_args()
+    if args.ceiling_games is None:
+        args.ceiling_games = args.games
     asyncio.run(measure(args))
     if args.postgres:
         asyncio.run(compare_processes(args))

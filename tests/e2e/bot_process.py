@@ -33,11 +33,13 @@ def main() -> None:
 
 
 async def serve(bot: GameBot, lag_report: str | None) -> None:
-    """Run the bot; with ``lag_report``, also measure its event loop's lag and write it there on SIGTERM."""
+    """Run the bot; with ``lag_report``, also measure its event loop's lag and write it there on SIGTERM. Each
+    SIGUSR1 closes a phase (start-up, a benchmark's stages): the report gives max and p99 per phase."""
     if lag_report is None:
         await run(bot, "test-token")
         return
     lags: list[float] = []
+    phases: list[dict[str, float]] = []
     closing: list[asyncio.Future[None]] = []
 
     async def tick() -> None:
@@ -46,19 +48,24 @@ async def serve(bot: GameBot, lag_report: str | None) -> None:
             await asyncio.sleep(0.01)
             lags.append(max(0.0, time.perf_counter() - started - 0.01))
 
-    def report() -> None:
+    def close_phase() -> None:
         ordered = sorted(lags) or [0.0]
-        figures = {"max_ms": 1000 * ordered[-1], "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))]}
-        Path(lag_report).write_text(json.dumps(figures))
+        phases.append({"max_ms": 1000 * ordered[-1], "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))]})
+        lags.clear()
+
+    def report() -> None:
+        close_phase()
+        Path(lag_report).write_text(json.dumps(phases))
         closing.append(asyncio.ensure_future(bot.close()))
 
     ticker = asyncio.create_task(tick())
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, report)
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, report)
+    loop.add_signal_handler(signal.SIGUSR1, close_phase)
     try:
         await run(bot, "test-token")
     finally:
         ticker.cancel()
-
 
 if __name__ == "__main__":
     main()
