@@ -35,8 +35,9 @@ class Counts:
         from sqlalchemy import event
 
         db = bot.service.db  # type: ignore[attr-defined]
-        engines = [getattr(db, name) for name in ("sync_engine", "engine") if hasattr(db, name)]
-        for engine in engines:
+        # The async engine, and the sync one SQLite's threads use when there is one.
+        engines = [db.engine, getattr(getattr(db, "_runner", None), "engine", None)]
+        for engine in filter(None, engines):
             target = getattr(engine, "sync_engine", engine)
 
             @event.listens_for(target, "before_cursor_execute")

@@ -3,13 +3,12 @@ forgetting a member. No policy here (bounds, defaults, who may do it): that is t
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
 
+from storage.engine import Body, T
 from storage.outbox import Announce, insert_announcements
 from storage.schema import admin_audit, announcements, games, guild_settings, moves, rating_changes, ratings, records
 
@@ -40,17 +39,17 @@ class Forgotten:
 class _Storage(Protocol):
     dialect: str
 
-    def transaction(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+    async def write(self, body: Body[T]) -> T: ...
 
-    async def _rows(self, statement: sa.Executable) -> list[sa.RowMapping]: ...
+    async def _rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[sa.RowMapping]: ...
 
     def _insert(self, table: sa.Table) -> Any: ...
 
 
-async def _audit(
-    connection: AsyncConnection, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
+def _audit(
+    connection: sa.Connection, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
 ) -> None:
-    await connection.execute(
+    connection.execute(
         sa.insert(admin_audit).values(
             guild_id=guild_id, user_id=user_id, action=action, details=details, created_at=now
         )
@@ -74,19 +73,22 @@ class AdminQueries:
         if unknown:
             raise ValueError(f"not a setting: {sorted(unknown)}")
         values = {**changes, "updated_at": now}
-        async with self.transaction() as connection:
-            await connection.execute(
-                self._insert(guild_settings)
-                .values(guild_id=guild_id, **values)
-                .on_conflict_do_update(index_elements=[guild_settings.c.guild_id], set_=values)
-            )
-            await _audit(connection, guild_id, user_id, "set", details, now)
+        upsert = (
+            self._insert(guild_settings)
+            .values(guild_id=guild_id, **values)
+            .on_conflict_do_update(index_elements=[guild_settings.c.guild_id], set_=values)
+        )
+
+        def body(connection: sa.Connection) -> None:
+            connection.execute(upsert)
+            _audit(connection, guild_id, user_id, "set", details, now)
+
+        await self.write(body)
 
     async def audit(
         self: _Storage, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
     ) -> None:
-        async with self.transaction() as connection:
-            await _audit(connection, guild_id, user_id, action, details, now)
+        await self.write(lambda connection: _audit(connection, guild_id, user_id, action, details, now))
 
     async def audit_log(self: _Storage, guild_id: int, limit: int = 20) -> list[AuditRow]:
         """A server's latest admin actions, newest first."""
@@ -103,29 +105,33 @@ class AdminQueries:
     ) -> bool:
         """End an open challenge or a game in play with no result (status ``cancelled``, nothing rated or
         counted), with its announcement and audit row. False if it had already ended."""
-        async with self.transaction() as connection:
-            changed = await _cancel(connection, game_id, guild_id, now, announce)
+
+        def body(connection: sa.Connection) -> bool:
+            changed = _cancel(connection, game_id, guild_id, now, announce)
             if changed:
-                await _audit(connection, guild_id, user_id, "cancel", {"game_id": game_id}, now)
+                _audit(connection, guild_id, user_id, "cancel", {"game_id": game_id}, now)
             return changed
+
+        return await self.write(body)
 
     async def reset_leaderboard(
         self: _Storage, guild_id: int, game: str, user_id: int, now: float, *, with_records: bool
     ) -> tuple[int, int]:
         """Delete a server's ratings in one game (and its win/loss records if asked); (ratings, records)."""
-        async with self.transaction() as connection:
-            gone = await connection.execute(
-                sa.delete(ratings).where(ratings.c.guild_id == guild_id, ratings.c.game == game)
-            )
+
+        def body(connection: sa.Connection) -> tuple[int, int]:
+            gone = connection.execute(sa.delete(ratings).where(ratings.c.guild_id == guild_id, ratings.c.game == game))
             counted = 0
             if with_records:
-                result = await connection.execute(
+                result = connection.execute(
                     sa.delete(records).where(records.c.guild_id == guild_id, records.c.game == game)
                 )
                 counted = result.rowcount
             details = {"game": game, "ratings": gone.rowcount, "records": counted, "with_records": with_records}
-            await _audit(connection, guild_id, user_id, "reset-leaderboard", details, now)
+            _audit(connection, guild_id, user_id, "reset-leaderboard", details, now)
             return gone.rowcount, counted
+
+        return await self.write(body)
 
     async def forget_member(
         self: _Storage,
@@ -139,50 +145,46 @@ class AdminQueries:
         """Forget a member in one server: delete their ratings and records, end their open games with no result,
         and replace their id by ``anonymous_id`` in every game of the server (players, challenger, move log,
         rating history). The audit row names the anonymous id only: the log must not keep what was forgotten."""
-        async with self.transaction() as connection:
+
+        def body(connection: sa.Connection) -> Forgotten:
             mine = sa.or_(games.c.player0_id == member_id, games.c.player1_id == member_id)
+            still_open = games.c.status.in_(("challenge", "active"))
             open_ids = (
-                (
-                    await connection.execute(
-                        sa.select(games.c.id).where(
-                            games.c.guild_id == guild_id, mine, games.c.status.in_(("challenge", "active"))
-                        )
-                    )
-                )
+                connection.execute(sa.select(games.c.id).where(games.c.guild_id == guild_id, mine, still_open))
                 .scalars()
                 .all()
             )
-            cancelled = [game_id for game_id in open_ids if await _cancel(connection, game_id, guild_id, now, announce)]
+            cancelled = [game_id for game_id in open_ids if _cancel(connection, game_id, guild_id, now, announce)]
             game_ids = list(
-                (await connection.execute(sa.select(games.c.id).where(games.c.guild_id == guild_id, mine))).scalars()
+                connection.execute(sa.select(games.c.id).where(games.c.guild_id == guild_id, mine)).scalars()
             )
             for column in ("player0_id", "player1_id", "challenger_id"):
-                await connection.execute(
+                connection.execute(
                     sa.update(games)
                     .where(games.c.guild_id == guild_id, games.c[column] == member_id)
                     .values({column: anonymous_id})
                 )
             if game_ids:
-                await connection.execute(
+                connection.execute(
                     sa.update(moves)
                     .where(moves.c.game_id.in_(game_ids), moves.c.user_id == member_id)
                     .values(user_id=anonymous_id)
                 )
-                await connection.execute(
+                connection.execute(
                     sa.update(rating_changes)
                     .where(rating_changes.c.game_id.in_(game_ids), rating_changes.c.user_id == member_id)
                     .values(user_id=anonymous_id)
                 )
                 # Delivered announcements are delivery bookkeeping only; their payloads may name the member.
-                await connection.execute(
+                connection.execute(
                     sa.delete(announcements).where(
                         announcements.c.game_id.in_(game_ids), announcements.c.delivered_at.is_not(None)
                     )
                 )
-            gone_ratings = await connection.execute(
+            gone_ratings = connection.execute(
                 sa.delete(ratings).where(ratings.c.guild_id == guild_id, ratings.c.user_id == member_id)
             )
-            gone_records = await connection.execute(
+            gone_records = connection.execute(
                 sa.delete(records).where(records.c.guild_id == guild_id, records.c.user_id == member_id)
             )
             forgotten = Forgotten(
@@ -195,13 +197,15 @@ class AdminQueries:
                 "games": forgotten.games,
                 "cancelled": list(forgotten.cancelled),
             }
-            await _audit(connection, guild_id, admin_id, "forget-member", details, now)
+            _audit(connection, guild_id, admin_id, "forget-member", details, now)
             return forgotten
 
+        return await self.write(body)
 
-async def _cancel(connection: AsyncConnection, game_id: int, guild_id: int, now: float, announce: Announce) -> bool:
+
+def _cancel(connection: sa.Connection, game_id: int, guild_id: int, now: float, announce: Announce) -> bool:
     # Conditional on the status: a move committed first wins, and the admin is told the game is over.
-    result = await connection.execute(
+    result = connection.execute(
         sa.update(games)
         .where(games.c.id == game_id, games.c.guild_id == guild_id, games.c.status.in_(("challenge", "active")))
         .values(status="cancelled", finished_at=now, result_reason="cancelled")
@@ -210,7 +214,7 @@ async def _cancel(connection: AsyncConnection, game_id: int, guild_id: int, now:
     row = result.mappings().first()
     if row is None:
         return False
-    await insert_announcements(
+    insert_announcements(
         connection,
         game_id=game_id,
         guild_id=guild_id,

@@ -1,9 +1,10 @@
-"""Storage on SQLAlchemy 2 async Core, one code path for SQLite (aiosqlite) and PostgreSQL (asyncpg).
+"""Storage on SQLAlchemy 2 Core, one code path for SQLite and PostgreSQL.
 
-No game logic lives here. Every write is one transaction from :meth:`Database.transaction`: ``BEGIN IMMEDIATE`` on
-SQLite (the file's write lock serialises writers across processes; an asyncio lock queues this process's own
-coroutines so they do not spin on it), a plain transaction with row locks where needed on PostgreSQL. See
-docs/storage.md for the schema, the migrations, the outbox and the locking.
+No game logic lives here. Every query is a plain function over a SQLAlchemy ``Connection`` (a transaction's
+body), and every transaction is one call through the :class:`storage.engine.Runner`: a hop to SQLite's own
+thread, or ``run_sync`` on asyncpg. Writes are ``BEGIN IMMEDIATE`` on SQLite (the file's write lock serialises
+writers across processes; one writer thread queues this process's own), a plain transaction with row locks where
+needed on PostgreSQL. See docs/storage.md for the schema, the migrations, the outbox and the locking.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -21,7 +22,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.admin import AdminQueries, AuditRow, Forgotten
-from storage.engine import database_url, make_engine
+from storage.engine import Body, database_url, make_engine, make_runner
 from storage.migrate import upgrade_url
 from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
 from storage.rows import (
@@ -51,6 +52,8 @@ from storage.schema import (
 )
 from storage.schema import moves as moves_table
 
+T = TypeVar("T")
+
 __all__ = [
     "Announce",
     "AnnouncementRow",
@@ -74,8 +77,10 @@ class Database(OutboxQueries, AdminQueries):
         self.engine = engine
         self.dialect = engine.dialect.name
         self._writer = engine.execution_options(sqlite_immediate=True)
-        # SQLite has one writer at a time anyway: queue this process's writers here rather than on busy_timeout.
+        # For transaction() only (ad-hoc access): SQLite has one writer at a time, so queue them here rather than
+        # on busy_timeout. The queries' own writes are queued by the runner's writer thread.
         self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
+        self._runner = make_runner(engine.url, engine)
 
     @classmethod
     async def open(cls, target: str | Path | URL) -> Database:
@@ -86,20 +91,36 @@ class Database(OutboxQueries, AdminQueries):
         return cls(make_engine(url))
 
     async def close(self) -> None:
+        await self._runner.close()
         await self.engine.dispose()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction, committed when the block ends and rolled back if it raises."""
+        """A write transaction on the async engine, committed when the block ends and rolled back if it raises:
+        for ad-hoc access (tests, scripts). The queries below use :meth:`write`, one call per transaction."""
         async with self._write_lock or contextlib.nullcontext(), self._writer.begin() as connection:
             yield connection
 
-    async def _rows(self, statement: sa.Executable) -> list[sa.RowMapping]:
-        async with self.engine.connect() as connection:
-            return list((await connection.execute(statement)).mappings())
+    async def read(self, body: Body[T]) -> T:
+        """Run ``body(connection)`` in a read transaction, as one call to the database."""
+        return await self._runner.read(body)
+
+    async def write(self, body: Body[T]) -> T:
+        """Run ``body(connection)`` in a write transaction (``BEGIN IMMEDIATE`` on SQLite), as one call to the
+        database: committed when it returns, rolled back if it raises."""
+        return await self._runner.write(body)
+
+    async def _rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[sa.RowMapping]:
+        return await self._runner.read(lambda connection: list(connection.execute(statement, params).mappings()))
 
     async def _games(self, *where: sa.ColumnElement[bool]) -> list[GameRow]:
-        return [GameRow.from_sql(row) for row in await self._rows(sa.select(games).where(*where).order_by(games.c.id))]
+        return await self._game_rows(sa.select(games).where(*where).order_by(games.c.id))
+
+    async def _game_rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[GameRow]:
+        # The rows are made in the database's thread too: the options' JSON is decoded off the event loop.
+        return await self._runner.read(
+            lambda connection: [GameRow.from_sql(row) for row in connection.execute(statement, params).mappings()]
+        )
 
     def _insert(self, table: sa.Table) -> Any:
         """INSERT with ON CONFLICT support; both dialects spell it the same way in SQLAlchemy."""
@@ -126,30 +147,33 @@ class Database(OutboxQueries, AdminQueries):
         """A new open challenge. Raises :class:`DuplicateChallenge` if the pair already has one in this server,
         whoever challenged whom: a unique index decides, so racing challenges cannot both be stored. With
         ``rematch_of``, :class:`DuplicateRematch` if that game already has its rematch (a unique index too)."""
-        try:
-            async with self.transaction() as connection:
-                result = await connection.execute(
-                    sa.insert(games)
-                    .values(
-                        guild_id=guild_id,
-                        channel_id=channel_id,
-                        game=game,
-                        options=options,
-                        player0_id=players[0],
-                        player1_id=players[1],
-                        challenger_id=challenger_id,
-                        rated=rated,
-                        ai_side=ai_side,
-                        ai_level=ai_level,
-                        status="challenge",
-                        ply=0,
-                        created_at=now,
-                        expires_at=expires_at,
-                        rematch_of=rematch_of,
-                    )
-                    .returning(games.c.id)
+
+        def body(connection: sa.Connection) -> int:
+            result = connection.execute(
+                sa.insert(games)
+                .values(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    game=game,
+                    options=options,
+                    player0_id=players[0],
+                    player1_id=players[1],
+                    challenger_id=challenger_id,
+                    rated=rated,
+                    ai_side=ai_side,
+                    ai_level=ai_level,
+                    status="challenge",
+                    ply=0,
+                    created_at=now,
+                    expires_at=expires_at,
+                    rematch_of=rematch_of,
                 )
-                return result.scalar_one()
+                .returning(games.c.id)
+            )
+            return int(result.scalar_one())
+
+        try:
+            return await self.write(body)
         except sa.exc.IntegrityError as error:
             if OPEN_CHALLENGE_INDEX in str(error.orig):
                 raise DuplicateChallenge(guild_id, players) from error
@@ -158,7 +182,7 @@ class Database(OutboxQueries, AdminQueries):
             raise
 
     async def game(self, game_id: int) -> GameRow | None:
-        rows = await self._games(games.c.id == game_id)
+        rows = await self._game_rows(GAME_BY_ID, {"game_id": game_id})
         return rows[0] if rows else None
 
     async def open_challenge_between(self, guild_id: int, a: int, b: int) -> GameRow | None:
@@ -183,10 +207,11 @@ class Database(OutboxQueries, AdminQueries):
 
     async def active_games_of(self, user_id: int, channel_id: int | None = None) -> list[GameRow]:
         """A member's active games; with ``channel_id``, those played there: in that channel or in that thread."""
-        where = [games.c.status == "active", sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id)]
-        if channel_id is not None:
-            where.append(_played_in(channel_id))
-        return await self._games(*where)
+        if channel_id is not None:  # every command's look-up: one statement built once
+            return await self._game_rows(ACTIVE_GAMES_OF_HERE, {"user_id": user_id, "channel_id": channel_id})
+        return await self._games(
+            games.c.status == "active", sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id)
+        )
 
     async def rematch_of(self, game_id: int) -> GameRow | None:
         """The challenge or game that is the rematch of ``game_id``, if one was offered."""
@@ -263,27 +288,39 @@ class Database(OutboxQueries, AdminQueries):
             announcements.c.delivered_at.is_(None),
             announcements.c.kind.in_(("start", "move", "finish", "reminder")),
         )
-        async with self.transaction() as connection:
-            await connection.execute(sa.update(games).where(games.c.id == game_id).values(thread_id=thread_id))
-            found = await connection.execute(sa.select(announcements.c.id, announcements.c.payload).where(*owed))
+
+        def body(connection: sa.Connection) -> None:
+            connection.execute(sa.update(games).where(games.c.id == game_id).values(thread_id=thread_id))
+            found = connection.execute(sa.select(announcements.c.id, announcements.c.payload).where(*owed))
             for announcement_id, payload in found.all():
-                await connection.execute(
+                connection.execute(
                     sa.update(announcements)
                     .where(announcements.c.id == announcement_id)
                     .values(channel_id=thread_id, payload={**payload, "reply": None})
                 )
 
+        await self.write(body)
+
     async def set_message(self, game_id: int, column: str, message_id: int) -> None:
         if column != "challenge_message_id":
             raise ValueError(column)
-        async with self.transaction() as connection:
-            await connection.execute(sa.update(games).where(games.c.id == game_id).values({column: message_id}))
+        await self.write(
+            lambda connection: connection.execute(
+                sa.update(games).where(games.c.id == game_id).values({column: message_id})
+            )
+        )
 
     async def transition(
         self, game_id: int, from_status: str, to_status: str, now: float, announce: AnnounceArg = None
     ) -> bool:
         """Move a game between statuses only if it is still in ``from_status``; False if someone was first.
         ``announce`` is written in the same transaction, only if the transition happened."""
+        return await self.transition_announced(game_id, from_status, to_status, now, announce) is not None
+
+    async def transition_announced(
+        self, game_id: int, from_status: str, to_status: str, now: float, announce: AnnounceArg = None
+    ) -> tuple[int, ...] | None:
+        """:meth:`transition`, returning the ids of the announcements written (None: no transition)."""
         values: dict[str, Any] = {"status": to_status}
         if to_status == "active":
             values |= {"started_at": now, "last_move_at": now}
@@ -294,8 +331,15 @@ class Database(OutboxQueries, AdminQueries):
     async def activate(self, game_id: int, now: float, opening: list[MoveRow], announce: AnnounceArg = None) -> bool:
         """Accept a challenge: make the game active and log its opening chance moves in one commit.
         False when the challenge is no longer open (declined, cancelled, expired or accepted twice)."""
-        async with self.transaction() as connection:
-            changed = await self._update_game(
+        return await self.activate_announced(game_id, now, opening, announce) is not None
+
+    async def activate_announced(
+        self, game_id: int, now: float, opening: list[MoveRow], announce: AnnounceArg = None
+    ) -> tuple[int, ...] | None:
+        """:meth:`activate`, returning the ids of the announcements written (None: the challenge was not open)."""
+
+        def body(connection: sa.Connection) -> tuple[int, ...] | None:
+            ids = _update_game(
                 connection,
                 sa.update(games)
                 .where(games.c.id == game_id, games.c.status == "challenge")
@@ -303,15 +347,17 @@ class Database(OutboxQueries, AdminQueries):
                 announce,
                 now,
             )
-            if changed and opening:
-                await connection.execute(
+            if ids is not None and opening:
+                connection.execute(
                     sa.insert(moves_table),
                     [
                         dict(game_id=game_id, ply=ply, move=move, player=player, user_id=user, created_at=now)
                         for ply, (move, player, user) in enumerate(opening)
                     ],
                 )
-            return changed
+            return ids
+
+        return await self.write(body)
 
     async def claim_reminder(
         self, game_id: int, idle_since: float, now: float, payload: dict[str, Any] | None = None
@@ -319,7 +365,7 @@ class Database(OutboxQueries, AdminQueries):
         """Take the job of reminding a game's idle player: True for exactly one caller per idle spell, and only
         if nobody moved since ``idle_since``. The 'reminder' announcement (with ``payload``) is written in the
         same transaction, so the reminder is delivered (and retried) by the outbox even if posting fails now."""
-        return await self._update_and_announce(
+        ids = await self._update_and_announce(
             sa.update(games)
             .where(
                 games.c.id == game_id,
@@ -331,43 +377,19 @@ class Database(OutboxQueries, AdminQueries):
             Announce("reminder", payload or {}),
             now,
         )
+        return ids is not None
 
-    async def _update_and_announce(self, update: sa.Update, announce: AnnounceArg, now: float) -> bool:
-        async with self.transaction() as connection:
-            return await self._update_game(connection, update, announce, now)
-
-    @staticmethod
-    async def _update_game(connection: AsyncConnection, update: sa.Update, announce: AnnounceArg, now: float) -> bool:
-        """Run a conditional UPDATE of one game; if it matched, write ``announce`` for it. True if it matched."""
-        result = await connection.execute(
-            update.returning(
-                games.c.id,
-                games.c.guild_id,
-                sa.func.coalesce(games.c.thread_id, games.c.channel_id).label("channel_id"),
-                games.c.ply,
-            )
-        )
-        row = result.mappings().first()
-        if row is None:
-            return False
-        await insert_announcements(
-            connection,
-            game_id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            ply=row["ply"],
-            announce=announce,
-            now=now,
-        )
-        return True
+    async def _update_and_announce(
+        self, update: sa.Update, announce: AnnounceArg, now: float
+    ) -> tuple[int, ...] | None:
+        return await self.write(lambda connection: _update_game(connection, update, announce, now))
 
     # --- moves and the end of a game -----------------------------------------------------------
 
     async def moves(self, game_id: int) -> list[str]:
-        rows = await self._rows(
-            sa.select(moves_table.c.move).where(moves_table.c.game_id == game_id).order_by(moves_table.c.ply)
+        return await self.read(
+            lambda connection: list(connection.execute(MOVES_OF_GAME, {"game_id": game_id}).scalars())
         )
-        return [row["move"] for row in rows]
 
     async def append_moves(
         self,
@@ -385,16 +407,16 @@ class Database(OutboxQueries, AdminQueries):
         SQLite's ``BEGIN IMMEDIATE`` already serialises), so a double click or a second process cannot apply a
         move twice. ``finish`` ends the game in the same commit, with both records and, through ``settle``, both
         ratings; ``announce`` is written in it too."""
-        async with self.transaction() as connection:
-            await self._lock_active(connection, game_id, expected_ply)
-            await connection.execute(
-                sa.update(games)
-                .where(games.c.id == game_id, games.c.ply == expected_ply, games.c.status == "active")
-                .values(ply=expected_ply + len(moves), last_move_at=now, reminded_at=None)
+
+        def body(connection: sa.Connection) -> Written:
+            _lock_active(connection, game_id, expected_ply)
+            connection.execute(
+                ADVANCE_PLY,
+                {"game_id": game_id, "expected": expected_ply, "new_ply": expected_ply + len(moves), "now": now},
             )
             if moves:
-                await connection.execute(
-                    sa.insert(moves_table),
+                connection.execute(
+                    INSERT_MOVE,
                     [
                         dict(
                             game_id=game_id,
@@ -407,7 +429,9 @@ class Database(OutboxQueries, AdminQueries):
                         for offset, (move, player, user_id) in enumerate(moves)
                     ],
                 )
-            return await self._conclude(connection, game_id, finish, settle, announce, now)
+            return self._conclude(connection, game_id, finish, settle, announce, now)
+
+        return await self.write(body)
 
     async def finish_without_move(
         self,
@@ -421,24 +445,16 @@ class Database(OutboxQueries, AdminQueries):
     ) -> Written:
         """End an active game (resignation, claimed timeout) if nobody moved in the meantime (else
         :class:`StalePly`), with records, ratings and ``announce`` in the same transaction."""
-        async with self.transaction() as connection:
-            await self._lock_active(connection, game_id, expected_ply)
-            return await self._conclude(connection, game_id, finish, settle, announce, now)
 
-    @staticmethod
-    async def _lock_active(connection: AsyncConnection, game_id: int, expected_ply: int) -> None:
-        # FOR UPDATE: a second writer of this game waits here until we commit, then sees the new ply (PostgreSQL
-        # re-reads a locked row in READ COMMITTED). SQLite ignores it: BEGIN IMMEDIATE has serialised us already.
-        result = await connection.execute(
-            sa.select(games.c.ply, games.c.status).where(games.c.id == game_id).with_for_update()
-        )
-        row = result.first()
-        if row is None or row.status != "active" or row.ply != expected_ply:
-            raise StalePly(game_id)
+        def body(connection: sa.Connection) -> Written:
+            _lock_active(connection, game_id, expected_ply)
+            return self._conclude(connection, game_id, finish, settle, announce, now)
 
-    async def _conclude(
+        return await self.write(body)
+
+    def _conclude(
         self,
-        connection: AsyncConnection,
+        connection: sa.Connection,
         game_id: int,
         finish: Result | None,
         settle: Settle | None,
@@ -448,7 +464,7 @@ class Database(OutboxQueries, AdminQueries):
         settlement = None
         if finish is not None:
             winner, reason, (score0, score1) = finish
-            await connection.execute(
+            connection.execute(
                 sa.update(games)
                 .where(games.c.id == game_id)
                 .values(
@@ -460,12 +476,10 @@ class Database(OutboxQueries, AdminQueries):
                     finished_at=now,
                 )
             )
-        row = GameRow.from_sql(
-            (await connection.execute(sa.select(games).where(games.c.id == game_id))).mappings().one()
-        )
+        row = GameRow.from_sql(connection.execute(GAME_BY_ID, {"game_id": game_id}).mappings().one())
         if finish is not None:
-            settlement = await self._settle(connection, row, settle)
-        ids = await insert_announcements(
+            settlement = self._settle(connection, row, settle)
+        ids = insert_announcements(
             connection,
             game_id=row.id,
             guild_id=row.guild_id,
@@ -476,7 +490,7 @@ class Database(OutboxQueries, AdminQueries):
         )
         return Written(row, settlement, ids)
 
-    async def _settle(self, connection: AsyncConnection, row: GameRow, settle: Settle | None) -> Settlement:
+    def _settle(self, connection: sa.Connection, row: GameRow, settle: Settle | None) -> Settlement:
         """Count a finished game in both records and, when rated and ``settle`` is given, both ratings.
 
         Lost updates are what this prevents: two games of one player finishing at once must both count. Each
@@ -489,24 +503,24 @@ class Database(OutboxQueries, AdminQueries):
         key = (records.c.guild_id == row.guild_id, records.c.game == row.game)
         users = sorted(row.players)
         for user_id in users:  # one row at a time, in order: concurrent inserts of the same keys cannot deadlock
-            await connection.execute(
+            connection.execute(
                 self._insert(records)
                 .values(guild_id=row.guild_id, game=row.game, user_id=user_id, wins=0, losses=0, draws=0)
                 .on_conflict_do_nothing()
             )
-        await connection.execute(
+        connection.execute(
             sa.select(records.c.user_id)
             .where(*key, records.c.user_id.in_(users))
             .order_by(records.c.user_id)
             .with_for_update()
         )
         for user_id, column in zip(row.players, outcome, strict=True):
-            await connection.execute(
+            connection.execute(
                 sa.update(records).where(*key, records.c.user_id == user_id).values({column: records.c[column] + 1})
             )
         changes: dict[int, tuple[RatingRow | None, RatingRow]] = {}
         if row.rated and settle is not None:
-            result = await connection.execute(
+            result = connection.execute(
                 sa.select(ratings)
                 .where(ratings.c.guild_id == row.guild_id, ratings.c.game == row.game, ratings.c.user_id.in_(users))
                 .order_by(ratings.c.user_id)
@@ -520,14 +534,14 @@ class Database(OutboxQueries, AdminQueries):
                 previous = old[user_id]
                 after = RatingRow(user_id, mu, sigma, 1 + (previous.rated_games if previous else 0))
                 values = dict(mu=mu, sigma=sigma, rated_games=after.rated_games)
-                await connection.execute(
+                connection.execute(
                     self._insert(ratings)
                     .values(guild_id=row.guild_id, game=row.game, user_id=user_id, **values)
                     .on_conflict_do_update(
                         index_elements=[ratings.c.guild_id, ratings.c.game, ratings.c.user_id], set_=values
                     )
                 )
-                await connection.execute(
+                connection.execute(
                     sa.insert(rating_changes).values(game_id=row.id, user_id=user_id, before=before, after=mu)
                 )
                 changes[user_id] = (previous, after)
@@ -588,6 +602,69 @@ class Database(OutboxQueries, AdminQueries):
         return [RecordRow(r["game"], r["wins"], r["losses"], r["draws"]) for r in rows]
 
 
+def _lock_active(connection: sa.Connection, game_id: int, expected_ply: int) -> None:
+    # FOR UPDATE: a second writer of this game waits here until we commit, then sees the new ply (PostgreSQL
+    # re-reads a locked row in READ COMMITTED). SQLite ignores it: BEGIN IMMEDIATE has serialised us already.
+    row = connection.execute(LOCK_GAME, {"game_id": game_id}).first()
+    if row is None or row.status != "active" or row.ply != expected_ply:
+        raise StalePly(game_id)
+
+
+def _update_game(
+    connection: sa.Connection, update: sa.Update, announce: AnnounceArg, now: float
+) -> tuple[int, ...] | None:
+    """Run a conditional UPDATE of one game; if it matched, write ``announce`` for it and return the new
+    announcements' ids; None if it did not match."""
+    result = connection.execute(
+        update.returning(
+            games.c.id,
+            games.c.guild_id,
+            sa.func.coalesce(games.c.thread_id, games.c.channel_id).label("channel_id"),
+            games.c.ply,
+        )
+    )
+    row = result.mappings().first()
+    if row is None:
+        return None
+    return insert_announcements(
+        connection,
+        game_id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        ply=row["ply"],
+        announce=announce,
+        now=now,
+    )
+
+
 def _played_in(channel_id: int) -> sa.ColumnElement[bool]:
     """A game played in this channel: its own channel, or its thread (a command used inside the thread)."""
     return sa.or_(games.c.channel_id == channel_id, games.c.thread_id == channel_id)
+
+
+# The statements of every move, built once: SQLAlchemy then finds their compiled form by a memoised key instead of
+# walking a new statement each time.
+GAME_BY_ID = sa.select(games).where(games.c.id == sa.bindparam("game_id"))
+ACTIVE_GAMES_OF_HERE = (
+    sa.select(games)
+    .where(
+        games.c.status == "active",
+        sa.or_(games.c.player0_id == sa.bindparam("user_id"), games.c.player1_id == sa.bindparam("user_id")),
+        sa.or_(games.c.channel_id == sa.bindparam("channel_id"), games.c.thread_id == sa.bindparam("channel_id")),
+    )
+    .order_by(games.c.id)
+)
+MOVES_OF_GAME = (
+    sa.select(moves_table.c.move).where(moves_table.c.game_id == sa.bindparam("game_id")).order_by(moves_table.c.ply)
+)
+LOCK_GAME = sa.select(games.c.ply, games.c.status).where(games.c.id == sa.bindparam("game_id")).with_for_update()
+ADVANCE_PLY = (
+    sa.update(games)
+    .where(
+        games.c.id == sa.bindparam("game_id"),
+        games.c.ply == sa.bindparam("expected"),
+        games.c.status == "active",
+    )
+    .values(ply=sa.bindparam("new_ply"), last_move_at=sa.bindparam("now"), reminded_at=None)
+)
+INSERT_MOVE = sa.insert(moves_table)

@@ -1,4 +1,18 @@
-"""Database URLs and engines: one SQLAlchemy async engine for SQLite (aiosqlite) or PostgreSQL (asyncpg).
+"""Database URLs, engines, and the runners that execute a transaction's body in one call.
+
+Queries are written once, as plain functions over a SQLAlchemy ``Connection``; a :class:`Runner` runs each
+transaction body (a read or a write) as one call from the event loop:
+
+- SQLite: a sync engine (pysqlite) used by two dedicated threads, one for writes and one for reads. A transaction
+  is one hop to its thread and back, however many statements it runs. Through aiosqlite every statement, fetch,
+  BEGIN and COMMIT was a hop of its own (about 55 per move), each handing the GIL back and forth with the event
+  loop. One writer thread also queues this process's writers, in order, without an asyncio lock; a write waiting
+  for another process's lock (``busy_timeout``) waits in that thread, never on the event loop.
+- PostgreSQL: asyncpg through the async engine; the same body runs under ``AsyncConnection.run_sync``, whose
+  statements asyncpg executes on the event loop itself (no thread at all).
+
+The async engine (aiosqlite for SQLite) remains for the migrations and for ad-hoc access (``Database.engine``,
+``Database.transaction()``: tests, scripts).
 
 SQLite needs three things the driver does not do by itself:
 
@@ -13,14 +27,21 @@ SQLite needs three things the driver does not do by itself:
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
+import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
+
+T = TypeVar("T")
+Body = Callable[[sa.Connection], T]
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/games.sqlite3"
 # Seconds a SQLite connection waits for another process's write lock before giving up.
@@ -71,14 +92,14 @@ def make_engine(url: URL, *, migrating: bool = False) -> AsyncEngine:
             path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_async_engine(url, **options)
     if url.get_backend_name() == "sqlite":
-        _sqlite_hooks(engine, migrating=migrating)
+        _sqlite_hooks(engine.sync_engine, migrating=migrating)
     return engine
 
 
-def _sqlite_hooks(engine: AsyncEngine, *, migrating: bool) -> None:
+def _sqlite_hooks(engine: Engine, *, migrating: bool) -> None:
     timeout_ms = 1000 * (MIGRATION_BUSY_TIMEOUT_S if migrating else BUSY_TIMEOUT_S)
 
-    @event.listens_for(engine.sync_engine, "connect")
+    @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # the begin hook below emits BEGIN, not the driver
         cursor = dbapi_connection.cursor()
@@ -101,7 +122,74 @@ def _sqlite_hooks(engine: AsyncEngine, *, migrating: bool) -> None:
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
+    @event.listens_for(engine, "begin")
     def on_begin(connection: Any) -> None:
         immediate = connection.get_execution_options().get("sqlite_immediate", False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+class Runner(Protocol):
+    """Runs a transaction body, a sync function over a ``Connection``, as one call: committed when it returns,
+    rolled back if it raises."""
+
+    async def read(self, body: Body[T]) -> T: ...
+
+    async def write(self, body: Body[T]) -> T: ...
+
+    async def close(self) -> None: ...
+
+
+def make_runner(url: URL, engine: AsyncEngine) -> Runner:
+    return SqliteThreads(url) if url.get_backend_name() == "sqlite" else AsyncRunner(engine)
+
+
+class AsyncRunner:
+    """PostgreSQL: the body runs under ``run_sync`` on the async engine (asyncpg, on the event loop)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def read(self, body: Body[T]) -> T:
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(body)
+
+    async def write(self, body: Body[T]) -> T:
+        async with self.engine.begin() as connection:
+            return await connection.run_sync(body)
+
+    async def close(self) -> None:
+        pass  # the engine is the Database's; it disposes of it
+
+
+class SqliteThreads:
+    """SQLite: a sync engine and two threads of its own, one for writes (``BEGIN IMMEDIATE``) and one for reads
+    (a deferred ``BEGIN``: WAL lets them run while a write is under way). Each call is one hop to the thread."""
+
+    def __init__(self, url: URL) -> None:
+        sync_url = url.set(drivername="sqlite+pysqlite")
+        # Two connections, one per thread at a time; a connection may be closed from another thread (dispose).
+        self.engine = sa.create_engine(sync_url, pool_size=2, max_overflow=0, connect_args={"check_same_thread": False})
+        _sqlite_hooks(self.engine, migrating=False)
+        self._writer_engine = self.engine.execution_options(sqlite_immediate=True)
+        self._writes = ThreadPoolExecutor(1, thread_name_prefix="sqlite-write")
+        self._reads = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
+
+    def _read(self, body: Body[T]) -> T:
+        with self.engine.begin() as connection:
+            return body(connection)
+
+    def _write(self, body: Body[T]) -> T:
+        with self._writer_engine.begin() as connection:
+            return body(connection)
+
+    async def read(self, body: Body[T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._reads, self._read, body)
+
+    async def write(self, body: Body[T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._writes, self._write, body)
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        for executor in (self._writes, self._reads):
+            await loop.run_in_executor(None, executor.shutdown)
+        self.engine.dispose()

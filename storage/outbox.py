@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
 
+from storage.engine import Body, T
 from storage.schema import announcements
 
 
@@ -60,8 +59,8 @@ class AnnouncementRow:
         return cls(**{name: row[name] for name in cls.__dataclass_fields__})
 
 
-async def insert_announcements(
-    connection: AsyncConnection,
+def insert_announcements(
+    connection: sa.Connection,
     *,
     game_id: int,
     guild_id: int,
@@ -73,29 +72,35 @@ async def insert_announcements(
     """Write ``announce`` for a game inside the caller's transaction; returns the new ids in order."""
     ids = []
     for item in as_announcements(announce):
-        result = await connection.execute(
-            sa.insert(announcements)
-            .values(
-                game_id=game_id,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                kind=item.kind,
-                ply=ply if item.ply is None else item.ply,
-                payload=item.payload,
-                created_at=now,
-                attempts=0,
-                next_attempt_at=now + item.delay,
-            )
-            .returning(announcements.c.id)
+        values = dict(
+            game_id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            kind=item.kind,
+            ply=ply if item.ply is None else item.ply,
+            payload=item.payload,
+            created_at=now,
+            next_attempt_at=now + item.delay,
         )
-        ids.append(result.scalar_one())
+        ids.append(connection.execute(INSERT_ANNOUNCEMENT, values).scalar_one())
     return tuple(ids)
 
 
-class _Storage(Protocol):
-    def transaction(self) -> AbstractAsyncContextManager[AsyncConnection]: ...
+# Built once (see storage/database.py): the outbox's statements of every move.
+INSERT_ANNOUNCEMENT = sa.insert(announcements).values(attempts=0).returning(announcements.c.id)
+MARK_DELIVERED = (
+    sa.update(announcements)
+    .where(announcements.c.id == sa.bindparam("announcement_id"), announcements.c.delivered_at.is_(None))
+    .values(delivered_at=sa.bindparam("at"), message_id=sa.bindparam("message"), claimed_by=None, claimed_until=None)
+)
 
-    async def _rows(self, statement: sa.Executable) -> list[sa.RowMapping]: ...
+
+class _Storage(Protocol):
+    async def read(self, body: Body[T]) -> T: ...
+
+    async def write(self, body: Body[T]) -> T: ...
+
+    async def _rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[sa.RowMapping]: ...
 
 
 class OutboxQueries:
@@ -140,14 +145,15 @@ class OutboxQueries:
         )
         if guild_filter is not None:
             due = due.where(a.c.guild_id.in_(list(guild_filter)))
-        async with self.transaction() as connection:
-            result = await connection.execute(
-                sa.update(a)
-                .where(a.c.id.in_(due.scalar_subquery()))
-                .values(claimed_by=worker_id, claimed_until=now + lease_s)
-                .returning(*a.c)
-            )
-            rows = [AnnouncementRow.from_sql(row) for row in result.mappings()]
+        claim = (
+            sa.update(a)
+            .where(a.c.id.in_(due.scalar_subquery()))
+            .values(claimed_by=worker_id, claimed_until=now + lease_s)
+            .returning(*a.c)
+        )
+        rows = await self.write(
+            lambda connection: [AnnouncementRow.from_sql(row) for row in connection.execute(claim).mappings()]
+        )
         return sorted(rows, key=lambda row: row.id)  # RETURNING promises no order
 
     async def mark_delivered(
@@ -155,32 +161,28 @@ class OutboxQueries:
     ) -> bool:
         """Record a delivery. False if it was already delivered (by a worker whose lease had lapsed, say): the
         caller may then delete its duplicate message."""
-        async with self.transaction() as connection:
-            result = await connection.execute(
-                sa.update(announcements)
-                .where(announcements.c.id == announcement_id, announcements.c.delivered_at.is_(None))
-                .values(
-                    delivered_at=time.time() if now is None else now,
-                    message_id=message_id,
-                    claimed_by=None,
-                    claimed_until=None,
-                )
-            )
-            return result.rowcount == 1
+        params = {"announcement_id": announcement_id, "message": message_id, "at": time.time() if now is None else now}
+        return await self.write(lambda connection: connection.execute(MARK_DELIVERED, params).rowcount == 1)
+
+    async def mark_all_delivered(self: _Storage, deliveries: Sequence[tuple[int, int | None]], now: float) -> None:
+        """Record several deliveries (announcement id, message id) in one transaction: the replies that went out
+        while the previous batch was being written."""
+        params = [{"announcement_id": ident, "message": message, "at": now} for ident, message in deliveries]
+        if params:
+            await self.write(lambda connection: connection.execute(MARK_DELIVERED, params))
 
     async def release(self: _Storage, announcement_id: int, error: str, retry_at: float) -> bool:
         """A failed delivery: count the attempt, keep the error, give up the claim and try again at ``retry_at``
         (the caller computes its backoff). False if it was delivered meanwhile."""
-        async with self.transaction() as connection:
-            result = await connection.execute(
-                sa.update(announcements)
-                .where(announcements.c.id == announcement_id, announcements.c.delivered_at.is_(None))
-                .values(
-                    attempts=announcements.c.attempts + 1,
-                    last_error=error[:2000],
-                    next_attempt_at=retry_at,
-                    claimed_by=None,
-                    claimed_until=None,
-                )
+        update = (
+            sa.update(announcements)
+            .where(announcements.c.id == announcement_id, announcements.c.delivered_at.is_(None))
+            .values(
+                attempts=announcements.c.attempts + 1,
+                last_error=error[:2000],
+                next_attempt_at=retry_at,
+                claimed_by=None,
+                claimed_until=None,
             )
-            return result.rowcount == 1
+        )
+        return await self.write(lambda connection: connection.execute(update).rowcount == 1)

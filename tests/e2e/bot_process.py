@@ -15,7 +15,9 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
+import traceback
 from pathlib import Path
 
 import games
@@ -59,6 +61,8 @@ async def serve(bot: GameBot, lag_report: str | None) -> None:
         closing.append(asyncio.ensure_future(bot.close()))
 
     ticker = asyncio.create_task(tick())
+    if os.environ.get("LAG_STACKS"):
+        _watch_stalls(lags, Path(os.environ["LAG_STACKS"]))
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, report)
     loop.add_signal_handler(signal.SIGUSR1, close_phase)
@@ -66,6 +70,33 @@ async def serve(bot: GameBot, lag_report: str | None) -> None:
         await run(bot, "test-token")
     finally:
         ticker.cancel()
+
+
+def _watch_stalls(lags: list[float], out: Path, stall: float = 0.04) -> None:
+    """A thread that writes what the event loop's thread (and every other) was doing whenever the loop has not
+    ticked for ``stall`` seconds: where a long lag comes from."""
+    main = threading.get_ident()
+
+    def watch() -> None:
+        seen, since = len(lags), time.perf_counter()
+        reported = False
+        while True:
+            time.sleep(0.005)
+            if len(lags) != seen:
+                seen, since, reported = len(lags), time.perf_counter(), False
+                continue
+            if not reported and time.perf_counter() - since > stall:
+                reported = True
+                frames = sys._current_frames()
+                with out.open("a") as file:
+                    file.write(f"=== stall > {1000 * stall:.0f} ms at {time.time():.3f}\n")
+                    for ident, frame in frames.items():
+                        name = "LOOP" if ident == main else f"thread {ident}"
+                        stack = "".join(traceback.format_stack(frame, limit=12))
+                        file.write(f"--- {name}\n{stack}")
+
+    threading.Thread(target=watch, daemon=True, name="stall watcher").start()
+
 
 if __name__ == "__main__":
     main()
