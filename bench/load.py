@@ -185,7 +185,8 @@ async def measure(args: argparse.Namespace) -> None:
             if lag_file.exists():
                 print("bot event-loop lag (max / p99 ms):")
                 for name, lag in zip([*phases, "the rest"], json.loads(lag_file.read_text()), strict=False):
-                    print(f"  {name}: {lag['max_ms']:.1f} / {lag['p99_ms']:.1f}")
+                    pauses = ", ".join(f"gen{gen} {n} max {ms:.1f} ms" for gen, (n, ms) in lag.get("gc", {}).items())
+                    print(f"  {name}: {lag['max_ms']:.1f} / {lag['p99_ms']:.1f}; collections: {pauses}")
 
 
 async def empty_postgres(url: str) -> None:

@@ -99,7 +99,7 @@ async def post_report(
     except (discord.HTTPException, TimeoutError, OSError) as error:
         log.warning("Posting announcement %s failed; the outbox will deliver it: %s", announcement_id, error)
         return
-    if report.kind != "start":
+    if report.finish is not None:
         await update_header(client, service, row.id)
 
 
@@ -110,8 +110,8 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
 
     One request: the reply carries the board. ``edit`` replaces the message the clicked button is on (an
     accepted challenge). A failure leaves the announcement to the outbox worker; it is logged, never shown as
-    an error, because the action itself was committed. A game played in a thread then gets its challenge
-    message's score refreshed (one more request, best-effort)."""
+    an error, because the action itself was committed. When the action ended a game played in a thread, its
+    challenge message then shows the result (one more request, best-effort, once per game)."""
     service = service_of(interaction)
     thread_id = report.row.thread_id
     try:
@@ -121,7 +121,7 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
         await _reply(interaction, report, edit=edit)
     finally:
         start_bot_turn(interaction.client, report.row)
-    if thread_id is not None:
+    if thread_id is not None and report.finish is not None:
         await update_header(interaction.client, service, report.row.id)
 
 
@@ -253,7 +253,7 @@ class Announcer(BackgroundCog):
                 found = message.id
                 if announcement.kind == "start" and report.row.thread_id is None:
                     await self._clear_challenge(report.row)
-            if report.row.thread_id is not None:  # its challenge message shows the score: the header
+            if report.row.thread_id is not None and report.finish is not None:  # the header shows the result
                 await update_header(self.bot, self.service, report.row.id)
             return found
         row = await self.service.row(announcement.game_id)

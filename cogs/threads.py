@@ -1,6 +1,9 @@
 """A thread per game: opened from the challenge message when the challenge is accepted, so the moves, boards,
-reminders and result of one game stay together and the channel keeps one line per game (the challenge message,
-kept up to date with the score, a link to the thread and finally the result).
+reminders and result of one game stay together and the channel keeps one line per game (the challenge message:
+the players and a link to the thread, and finally the result).
+
+The header is written when the game starts and when it ends, never per move: a move costs one Discord request,
+its reply (issue 11). The running score is in the thread, on every board.
 
 Without the permission to open threads the game is played in the channel, and the channel is told why once.
 """
@@ -15,7 +18,6 @@ import discord
 from cogs import present
 from cogs.context import display_names, service_of
 from cogs.tree import clip
-from engines import GameState
 from locales import N_, tr
 from sessions.service import Finish, GameService, Report
 from storage.database import GameRow
@@ -40,9 +42,10 @@ def thread_name(row: GameRow, names: tuple[str, str]) -> str:
     return clip(f"{present.title(row.game)} #{row.id}: {names[0]} vs {names[1]}", THREAD_NAME_LIMIT)
 
 
-def header_text(locale: Any, row: GameRow, state: GameState, heading: str | None = None) -> str:
-    """What the challenge message shows while the game is played in its thread: the players, the score or the
-    result, and the link."""
+def header_text(locale: Any, row: GameRow, heading: str | None = None) -> str:
+    """What the challenge message shows while the game is played in its thread: the players and the link, then
+    the result and the link. No running score: the header is not edited per move, and a stale score would
+    mislead."""
     lines = [heading] if heading else []
     lines.append(
         f"**{present.title(row.game)} #{row.id}**: {present.mention(row.players[0])} "
@@ -54,7 +57,6 @@ def header_text(locale: Any, row: GameRow, state: GameState, heading: str | None
         lines += present.finish_lines(locale, row, finish)[:3]  # "Game over.", why, the final score
         lines.append(tr(locale, PLAYED_IN, thread=f"<#{row.thread_id}>"))
     else:
-        lines.append(present.score_line(locale, row, state))
         lines.append(tr(locale, FOLLOW, thread=f"<#{row.thread_id}>"))
     return "\n".join(lines)
 
@@ -103,9 +105,9 @@ async def open_game_thread(interaction: discord.Interaction, report: Report) -> 
     )
     try:
         await interaction.response.edit_message(
-            content=header_text(locale, row, report.state, heading), view=None, allowed_mentions=QUIET
+            content=header_text(locale, row, heading), view=None, allowed_mentions=QUIET
         )
-    except (discord.HTTPException, TimeoutError, OSError) as error:  # the next move's header edit repairs it
+    except (discord.HTTPException, TimeoutError, OSError) as error:  # the game's end rewrites the header
         log.warning("Could not turn challenge %s into its header: %s", row.id, error)
     return thread, False
 
@@ -127,18 +129,17 @@ async def tell_once(interaction: discord.Interaction) -> None:
 
 
 async def update_header(client: discord.Client, service: GameService, game_id: int) -> None:
-    """Refresh the challenge message of a game played in a thread (score, link; the result at the end).
-    Best-effort: it runs after a move was announced, and a failure must never touch the move."""
+    """Write the result into the challenge message of a game played in a thread, once it has ended.
+    Best-effort: it runs after the last move was announced, and a failure must never touch the move."""
     try:
         row = await service.row(game_id)
         if row.thread_id is None or row.challenge_message_id is None:
             return
-        state = await service.state(row)
         guild = client.get_guild(row.guild_id)
         locale = guild.preferred_locale if guild else None
         channel = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         await channel.get_partial_message(row.challenge_message_id).edit(
-            content=header_text(locale, row, state), view=None, allowed_mentions=QUIET
+            content=header_text(locale, row), view=None, allowed_mentions=QUIET
         )
     except Exception as error:
         log.info("Could not update the header of game %s: %s", game_id, error)

@@ -9,6 +9,7 @@ until it is stopped, or killed.
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import json
 import logging
@@ -50,10 +51,29 @@ async def serve(bot: GameBot, lag_report: str | None) -> None:
             await asyncio.sleep(0.01)
             lags.append(max(0.0, time.perf_counter() - started - 0.01))
 
+    collections: dict[int, list[float]] = {0: [], 1: [], 2: []}  # pause of each garbage collection, per generation
+    started: list[float] = [0.0]
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            collections[info["generation"]].append(time.perf_counter() - started[0])
+
+    gc.callbacks.append(on_gc)
+
     def close_phase() -> None:
         ordered = sorted(lags) or [0.0]
-        phases.append({"max_ms": 1000 * ordered[-1], "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))]})
+        phases.append(
+            {
+                "max_ms": 1000 * ordered[-1],
+                "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))],
+                "gc": {gen: (len(pauses), 1000 * max(pauses, default=0.0)) for gen, pauses in collections.items()},
+            }
+        )
         lags.clear()
+        for pauses in collections.values():
+            pauses.clear()
 
     def report() -> None:
         close_phase()

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from bot import GameBot
-from tests.e2e.driver import PNG_SIGNATURE, challenge_and_accept
+from tests.e2e.driver import PNG_SIGNATURE, Mirror, challenge_and_accept, challenge_and_accept_in_thread
 from tests.e2e.fake_discord import FakeDiscord
 
 FAST_OUTBOX = {"announce_grace_seconds": 0.3, "announce_seconds": 0.2}
@@ -111,11 +111,18 @@ async def test_a_slow_board_is_deferred_then_filled_in_once_despite_a_fault(
 
 
 async def test_a_move_costs_one_discord_request(fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:
-    async with fake.running_bot(make_bot()) as bot:
-        game_id, _ = await challenge_and_accept(fake, "iago")
-        mark = fake.mark()
-        await fake.slash(fake.alice, "iago", "move", options={"move": MOVE})
-        await fake.wait_until(lambda: announcements_of(fake, MOVE), what="the move's board")
-        requests = fake.requests_since(mark)
-        assert [r.route for r in requests] == ["POST /interactions/{interaction_id}/{interaction_token}/callback"]
-        assert await bot.service.db.moves(game_id) == [MOVE]
+    """With the bot's defaults, threads on: the game's header in the channel is not edited per move."""
+    mirror = Mirror("iago", {}, seed=5)
+    async with fake.running_bot(make_bot(game_threads=True)) as bot:
+        game_id, _, thread, _ = await challenge_and_accept_in_thread(fake, "iago")
+        for _ in range(3):
+            move, mover = mirror.choose(), (fake.alice, fake.bob)[mirror.state.turn]
+            mark = fake.mark()
+            sent = await fake.slash(mover, "iago", "move", options={"move": move}, channel=thread)
+            reply = await sent.final()
+            assert f"**{move}**" in reply.content and reply.attachment().data.startswith(PNG_SIGNATURE)
+            await asyncio.sleep(0.2)  # time for a second request that must not come
+            requests = fake.requests_since(mark)
+            assert [r.route for r in requests] == ["POST /interactions/{interaction_id}/{interaction_token}/callback"]
+            mirror.state.play(move)
+        assert await bot.service.db.moves(game_id) == mirror.state.moves
