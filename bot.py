@@ -281,6 +281,7 @@ class GameBot(commands.AutoShardedBot):
         await super().close()
         if self._service is not None:
             self._service.thinker.close()
+            await self._service.flush_deliveries()
         if self.db is not None:
             await self.db.close()
             self.db = None

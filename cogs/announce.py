@@ -95,7 +95,7 @@ async def post_report(
     try:
         text, file = await report_message(guild, service, locale, report)
         message = await channel.send(text, file=file, nonce=f"a{announcement_id}", **report_view(report, locale))
-        await service.db.mark_delivered(announcement_id, message.id)
+        service.delivered(row.id, announcement_id, message.id)
     except (discord.HTTPException, TimeoutError, OSError) as error:
         log.warning("Posting announcement %s failed; the outbox will deliver it: %s", announcement_id, error)
         return
@@ -153,7 +153,7 @@ async def _reply(interaction: discord.Interaction, report: Report, *, edit: bool
             message = await interaction.edit_original_response(
                 content=text, attachments=[file], **(buttons or {"view": None})
             )
-            await service.db.mark_delivered(report.announcement_id or 0, message.id)
+            service.delivered(report.row.id, report.announcement_id or 0, message.id)
             return
         if edit:
             callback = await interaction.response.edit_message(
@@ -161,12 +161,12 @@ async def _reply(interaction: discord.Interaction, report: Report, *, edit: bool
             )
         else:
             callback = await interaction.response.send_message(text, file=file, **buttons)
-        await service.db.mark_delivered(report.announcement_id or 0, callback.message_id)
+        service.delivered(report.row.id, report.announcement_id or 0, callback.message_id)
     except discord.HTTPException as error:
         if error.code == ALREADY_ANSWERED:  # a retried answer that Discord had applied: it is there
             try:
                 original = await interaction.original_response()
-                await service.db.mark_delivered(report.announcement_id or 0, original.id)
+                service.delivered(report.row.id, report.announcement_id or 0, original.id)
             except discord.HTTPException as lookup:
                 log.warning("Could not find the reply that was answered twice: %s", lookup)
             return
@@ -181,7 +181,7 @@ async def reply_with_closed(interaction: discord.Interaction, status: str, annou
     text = tr(interaction.guild_locale, CLOSED[status], player=interaction.user.mention)
     try:
         callback = await interaction.response.edit_message(content=text, view=None)
-        await service.db.mark_delivered(announcement_id, callback.message_id)
+        service.delivered(None, announcement_id, callback.message_id)
     except (discord.HTTPException, TimeoutError, OSError) as error:
         log.warning("Closing challenge message failed; the outbox will update it: %s", error)
 

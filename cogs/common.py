@@ -285,7 +285,7 @@ class GameCog(commands.GroupCog):
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         row = await self.current_game(interaction, game_id)
-        report = await self.service.play(row.id, interaction.user.id, move, reply=reply_to(interaction))
+        report = await self.service.play(row.id, interaction.user.id, move, reply=reply_to(interaction), known=row)
         await reply_with_report(interaction, report)
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:

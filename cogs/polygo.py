@@ -20,7 +20,7 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
     @app_commands.describe(game="Which game, if you have several.")
     async def roll(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await self.current_game(interaction, game)
-        report = await self.service.roll(row.id, interaction.user.id, reply=reply_to(interaction))
+        report = await self.service.roll(row.id, interaction.user.id, reply=reply_to(interaction), known=row)
         await reply_with_report(interaction, report)
 
     @app_commands.command(name="place", description="Place your rolled block: list its points, or anchor it.")

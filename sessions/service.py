@@ -7,6 +7,7 @@ cogs call it with plain ids and text and turn its reports (or its :class:`UserEr
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import time
@@ -33,6 +34,8 @@ from storage.database import (
     StalePly,
 )
 from storage.outbox import Announce, AnnouncementRow
+
+log = logging.getLogger(__name__)
 
 MAX_MOVE_TEXT = 100
 MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
@@ -86,6 +89,17 @@ class ReplyTo:
 MOVE_KINDS = ("start", "move", "finish", "takeback")
 
 
+@dataclass
+class Announcing:
+    """The announcement of the last action this process committed in a game, while its own reply may be under
+    way: what the next action would otherwise ask the outbox."""
+
+    ply: int  # the game's ply once that action was written
+    announcement_id: int
+    until: float  # the end of its grace (the service's clock): past it, the outbox worker owns it
+    delivered: bool = False
+
+
 @dataclass(frozen=True)
 class PlayedMove:
     move: str
@@ -133,6 +147,10 @@ class GameService:
         self._guild_settings: LruCache[int, tuple[float, GuildSettings]] = LruCache(10_000)
         self.thinker = Thinker(budget=self.settings.ai_move_seconds)
         self._thinking: set[int] = set()  # games whose bot move is being searched in this process
+        # game -> its last action committed here and its reply's progress; bounded like the states
+        self._announcing: LruCache[int, Announcing] = LruCache(STATE_CACHE_SIZE)
+        self._deliveries: list[tuple[int, int | None]] = []  # replies sent, their marks not yet written
+        self._marking: asyncio.Task[None] | None = None
 
     # --- loading ---------------------------------------------------------------------------------
 
@@ -393,7 +411,7 @@ class GameService:
                 bot_id = row.players[state.to_act]
                 # The bot is never in a hurry: it lets the member's reply land however slow Discord is; past the
                 # grace the outbox has taken that announcement over, so this wait always ends.
-                await self._wait_for_announcement(game_id, limit=self.settings.announce_grace + 1)
+                await self._wait_for_announcement(game_id, limit=self.settings.announce_grace + 1, ply=row.ply)
                 if state.chance:
                     reports.append(await self.roll(game_id, bot_id))
                     continue
@@ -479,11 +497,13 @@ class GameService:
             played = self._advance(state)
             announce = self._announce("start", played, user_id, reply)
             opening = [(p.move, p.player, None) for p in played]
-            if not await self.db.activate(game_id, self.clock(), opening, announce):
+            ids = await self.db.activate_announced(game_id, self.clock(), opening, announce)
+            if ids is None:
                 raise UserError("This challenge is no longer open.")
             self._states.put(game_id, (len(played), state.copy()))
-            pending = await self.db.pending_for_game(game_id)
-            return Report(await self.row(game_id), state, played, None, pending[-1].id, "start", user_id)
+            row = await self.row(game_id)
+            self._announced(row, ids[-1], reply)
+            return Report(row, state, played, None, ids[-1], "start", user_id)
 
     async def decline(
         self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None, reply: ReplyTo | None = None
@@ -515,10 +535,10 @@ class GameService:
                 raise self._wrong_answerer(row, user_id)
             status = "cancelled" if user_id == row.challenger_id else "declined"
             announce = Announce("closed", {"by": user_id, "reply": _reply_payload(reply)}, delay=self._grace(reply))
-            if not await self.db.transition(game_id, "challenge", status, self.clock(), announce):
+            ids = await self.db.transition_announced(game_id, "challenge", status, self.clock(), announce)
+            if ids is None:
                 raise UserError("This challenge is no longer open.")
-            pending = await self.db.pending_for_game(game_id)
-            return await self.row(game_id), pending[-1].id
+            return await self.row(game_id), ids[-1]
 
     @staticmethod
     def _wrong_answerer(row: GameRow, user_id: int) -> UserError:
@@ -551,14 +571,18 @@ class GameService:
 
     # --- moves -----------------------------------------------------------------------------------
 
-    async def play(self, game_id: int, user_id: int, text: str, *, reply: ReplyTo | None = None) -> Report:
+    async def play(
+        self, game_id: int, user_id: int, text: str, *, reply: ReplyTo | None = None, known: GameRow | None = None
+    ) -> Report:
+        """A member's move. ``known``: the game's row as the caller just read it (:meth:`find_game`), which
+        spares reading it again when it is current."""
         text = " ".join(text.split())
         if not text:
             raise UserError("Type a move, for example one from the autocomplete list.")
         if len(text) > MAX_MOVE_TEXT:
             raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
         async with self._locks(game_id):
-            row = await self._active(game_id, user_id)
+            row = await self._active(game_id, user_id, known)
             chance_words = games.find(row.game).chance_words
             if chance_words and text.lower().startswith(chance_words):
                 raise UserError("Dice are rolled by the bot, never chosen: use the roll command.")
@@ -572,10 +596,12 @@ class GameService:
             played = [PlayedMove(state.moves[-1], side, "move"), *self._advance(state)]
             return await self._commit(row, state, played, user_id, reply)
 
-    async def roll(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
+    async def roll(
+        self, game_id: int, user_id: int, *, reply: ReplyTo | None = None, known: GameRow | None = None
+    ) -> Report:
         """The player to move asks for their die; the bot draws it and logs it as a chance move."""
         async with self._locks(game_id):
-            row = await self._active(game_id, user_id)
+            row = await self._active(game_id, user_id, known)
             state = await self.state(row)
             side = row.side_of(user_id)
             if not state.chance or state.to_act is None:
@@ -615,8 +641,14 @@ class GameService:
             assert claimant is not None
             return await self._end_without_move(row, state, claimant, Ending.TIMEOUT, user_id, reply)
 
-    async def _active(self, game_id: int, user_id: int) -> GameRow:
-        row = await self.row(game_id)
+    async def _active(self, game_id: int, user_id: int, known: GameRow | None = None) -> GameRow:
+        """The game, if the member may act in it now. ``known`` is the row the caller just read to find the game:
+        it is used as is when this process's own last commit left the game at that ply (else the game changed
+        since, or this process does not know: read it again). A change by another process in between is still
+        refused by the commit's ply check."""
+        row = known if known is not None and known.id == game_id and self._is_current(known) else None
+        if row is None:
+            row = await self.row(game_id)
         if user_id not in row.players:
             raise UserError("You are not playing in this game. Start your own with a challenge.")
         if row.status == "finished":
@@ -625,18 +657,31 @@ class GameService:
             raise UserError("A server admin cancelled this game. Start a new one with a challenge.")
         if row.status != "active":
             raise UserError("This game has not started: the challenge must be accepted first.")
-        await self._wait_for_announcement(row.id)
+        await self._wait_for_announcement(row.id, ply=row.ply)
         return row
 
-    async def _wait_for_announcement(self, game_id: int, limit: float = ANNOUNCE_WAIT) -> None:
+    def _is_current(self, row: GameRow) -> bool:
+        cached = self._states.get(row.id)
+        return row.status == "active" and cached is not None and cached[0] == row.ply
+
+    async def _wait_for_announcement(self, game_id: int, limit: float = ANNOUNCE_WAIT, ply: int | None = None) -> None:
         """Let the last move's own reply land before the next action (a quick opponent, a double click), so
-        announcements come in order; past ``limit`` seconds, say so instead of keeping the member waiting."""
+        announcements come in order; past ``limit`` seconds, say so instead of keeping the member waiting.
+
+        When this process wrote the game's last action (at ``ply``), it knows whether that reply is out: no query.
+        Otherwise (a restart, another process) the outbox is asked."""
         waited = 0.0
-        while any(self._being_announced(pending) for pending in await self.db.pending_for_game(game_id)):
+        while await self._announcement_awaited(game_id, ply):
             if waited >= limit:
                 raise UserError("The last move is still being announced. Look again in a moment.")
             await asyncio.sleep(0.05)
             waited += 0.05
+
+    async def _announcement_awaited(self, game_id: int, ply: int | None) -> bool:
+        known = self._announcing.get(game_id)
+        if known is not None and ply is not None and known.ply == ply:
+            return not known.delivered and known.until > self.clock()
+        return any(self._being_announced(pending) for pending in await self.db.pending_for_game(game_id))
 
     async def _my_turn(self, row: GameRow, user_id: int) -> tuple[GameState, int]:
         state = await self.state(row)
@@ -689,6 +734,7 @@ class GameService:
             self._states.pop(row.id)  # a finished game is rarely looked at again: replay it if it is
         else:
             self._states.put(row.id, (written.row.ply, state.copy()))
+        self._announced(written.row, written.announcement_ids[0], reply)
         settled = written.settlement
         finished = None if settled is None else self._settle(written.row, settled)
         return Report(written.row, state, played, finished, written.announcement_ids[0], kind, user_id)
@@ -705,6 +751,7 @@ class GameService:
         except StalePly as error:
             raise UserError("The game changed meanwhile. Look at the board and try again.") from error
         self._states.pop(row.id)
+        self._announced(written.row, written.announcement_ids[0], reply)
         assert written.settlement is not None
         finished = self._settle(written.row, written.settlement)
         return Report(written.row, state, [], finished, written.announcement_ids[0], "finish", user_id)
@@ -714,6 +761,35 @@ class GameService:
     def _being_announced(self, pending: AnnouncementRow) -> bool:
         """A move whose own reply is still under way (within its grace): the next action waits for it."""
         return pending.kind in MOVE_KINDS and pending.attempts == 0 and pending.next_attempt_at > self.clock()
+
+    def _announced(self, row: GameRow, announcement_id: int, reply: ReplyTo | None) -> None:
+        """Remember the action just committed here: the next one waits for its reply, without asking the outbox."""
+        self._announcing.put(row.id, Announcing(row.ply, announcement_id, self.clock() + self._grace(reply)))
+
+    def delivered(self, game_id: int | None, announcement_id: int, message_id: int | None) -> None:
+        """The acting member's reply carried this announcement of ``game_id``: the game may go on at once. The
+        mark is written by one background task, with the marks of the replies sent meanwhile, in one transaction.
+        Were the process to die first, the outbox worker finds the reply through its interaction and only marks
+        it, as for a reply whose mark failed."""
+        known = None if game_id is None else self._announcing.get(game_id)
+        if known is not None and known.announcement_id == announcement_id:
+            known.delivered = True
+        self._deliveries.append((announcement_id, message_id))
+        if self._marking is None or self._marking.done():
+            self._marking = asyncio.create_task(self._write_deliveries(), name="mark announcements delivered")
+
+    async def _write_deliveries(self) -> None:
+        while self._deliveries:
+            batch, self._deliveries = self._deliveries, []
+            try:
+                await self.db.mark_all_delivered(batch, time.time())
+            except Exception:  # the outbox worker will find these replies and mark them
+                log.exception("Could not mark %d announcements delivered", len(batch))
+
+    async def flush_deliveries(self) -> None:
+        """Wait until every delivery noted so far is written (before closing the database)."""
+        while self._marking is not None and not self._marking.done():
+            await asyncio.gather(self._marking, return_exceptions=True)
 
     def _grace(self, reply: ReplyTo | None) -> float:
         return self.settings.announce_grace if reply is not None else 0.0
