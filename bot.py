@@ -86,6 +86,8 @@ class Settings(BaseSettings):
     connect_timeout_seconds: float = Field(default=30, gt=0)
     ai_move_seconds: float | None = Field(default=None, gt=0)
     analysis_seconds: float = Field(default=0.15, gt=0)
+    # Processes that draw the boards (sessions/drawing.py); 0 draws in threads of the bot process.
+    render_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, le=64)
     # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs
     # as many shards as Discord recommends.
     shard_count: int | None = Field(default=None, gt=0)
@@ -224,6 +226,7 @@ class GameBot(commands.AutoShardedBot):
                 threads=self.settings.game_threads,
                 ai_move_seconds=self.settings.ai_move_seconds,
                 analysis_seconds=self.settings.analysis_seconds,
+                render_workers=self.settings.render_workers,
             ),
         )
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
@@ -281,6 +284,7 @@ class GameBot(commands.AutoShardedBot):
         await super().close()
         if self._service is not None:
             self._service.thinker.close()
+            self._service.drawer.close()
             await self._service.flush_deliveries()
         if self.db is not None:
             await self.db.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import signal
 import sys
@@ -40,6 +41,7 @@ SETTINGS = {
     "SWEEP_SECONDS": "3600",
     "LOG_LEVEL": "WARNING",
     "GAME_THREADS": "false",
+    "RENDER_WORKERS": str(os.cpu_count() or 1),  # the bot's default (tests/e2e/child.py draws in threads)
 }
 
 
@@ -233,7 +235,10 @@ def main() -> None:
         "--ceiling-games", type=int, help="games in the no-think-time ceiling run (default: --games; 0 skips it)"
     )
     parser.add_argument("--postgres", help="postgresql+asyncpg://... : also compare one and two processes there")
+    parser.add_argument("--render-threads", action="store_true", help="draw in threads of the bot process")
     args = parser.parse_args()
+    if args.render_threads:
+        SETTINGS["RENDER_WORKERS"] = "0"
     if args.ceiling_games is None:
         args.ceiling_games = args.games
     asyncio.run(measure(args))

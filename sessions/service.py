@@ -19,6 +19,7 @@ from typing import Any
 import games
 from engines import GameState, IllegalMove
 from sessions.computer import DEFAULT_LEVEL, HINT_LEVEL, Thinker
+from sessions.drawing import Drawer
 from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_TTL, Defaults, GuildSettings, merge
 from sessions.log import TAKEBACK, replay
 from sessions.memory import KeyedLocks, LruCache
@@ -73,6 +74,7 @@ class Settings:
     # Whether games get their own thread where a server's admins chose nothing (GAME_THREADS).
     threads: bool = True
     ai_move_seconds: float | None = None  # a cap on the bot's thinking time at every level (tests, small hosts)
+    render_workers: int = 0  # processes that draw the boards; 0: threads of this process (sessions/drawing.py)
     analysis_seconds: float = 0.15  # search time per position when analysing a whole game
 
 
@@ -146,6 +148,7 @@ class GameService:
         self._render_slots = asyncio.Semaphore(os.cpu_count() or 1)
         self._guild_settings: LruCache[int, tuple[float, GuildSettings]] = LruCache(10_000)
         self.thinker = Thinker(budget=self.settings.ai_move_seconds)
+        self.drawer = Drawer(self.settings.render_workers)
         self._thinking: set[int] = set()  # games whose bot move is being searched in this process
         # game -> its last action committed here and its reply's progress; bounded like the states
         self._announcing: LruCache[int, Announcing] = LruCache(STATE_CACHE_SIZE)
@@ -841,16 +844,19 @@ class GameService:
         return Finish(row.winner, row.result_reason, row.scores, changes)
 
     async def warm_up(self) -> None:
-        """Draw each game's start once, so the renderers' cached layers are built before the first move."""
+        """Draw each game's start once, so the renderers' cached layers are built before the first move (in each
+        drawing process, when there are some)."""
+        if self.drawer.workers:
+            await self.drawer.warm_up()
+            return
         for entry in games.entries():
             async with self._render_slots:
                 await asyncio.to_thread(entry.render, entry.new_game(), ("", ""))
 
     async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
-        """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
+        """The board image as PNG, drawn in a worker process (or thread) so the event loop never waits on Pillow."""
         async with self._render_slots:
-            # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-            return await asyncio.to_thread(games.find(row.game).render, state, names)
+            return await self.drawer.draw(games.find(row.game), state, names)
 
     def game_lock(self, game_id: int) -> Any:
         """The lock every action on a game takes in this process (other processes: the database's guards)."""

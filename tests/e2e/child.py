@@ -27,6 +27,7 @@ class ChildBot:
             "FAKE_DISCORD_URL": fake.base_url,
             "TEST_GAMES": "tests.fourth_game.entry",
             "GAME_THREADS": "false",  # as in conftest.make_bot: these tests drive members typing in the channel
+            "RENDER_WORKERS": "0",
             **settings,
         }
         if shard is not None:

@@ -29,6 +29,7 @@ def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[..., GameBot]:
 
     def build(**overrides: Any) -> GameBot:
         overrides.setdefault("game_threads", False)
+        overrides.setdefault("render_workers", 0)  # boards drawn in threads: no processes to start per bot
         settings = Settings(
             _env_file=None,
             discord_token="test-token",

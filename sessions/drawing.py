@@ -1,0 +1,76 @@
+"""Board images drawn in worker processes, so that drawing never holds the bot process's GIL.
+
+Drawn in a thread, a board (about 6 ms, much of it Python and Pillow code that holds the GIL) kept the event loop
+waiting for the GIL: replies, the gateway and the database's results all queued behind the drawing, and one
+process topped out near 90 actions a second on two cores (docs/performance.md). A worker gets the position as
+its ``to_dict`` (a few hundred bytes; a pickled Polygo state is half a megabyte) and the import paths of the
+engine and the renderer, so it needs no registry: the games a test registers at run time draw there too.
+
+``workers=0`` draws in threads of the bot process instead (the tests' default: no processes to start per bot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import games
+from engines import GameState
+
+log = logging.getLogger(__name__)
+
+
+def draw(engine: str, renderer: str, position: dict[str, Any], names: tuple[str, str]) -> bytes:
+    """Runs in a worker: the PNG of ``position``."""
+    state = importlib.import_module(engine).from_dict(position)
+    return importlib.import_module(renderer).render(state, names)  # type: ignore[no-any-return]
+
+
+def warm() -> None:
+    """Runs once in each worker as it starts: every game's cached layers are drawn before its first board."""
+    for entry in games.entries():
+        entry.render(entry.new_game(), ("", ""))
+
+
+class Drawer:
+    """A pool of ``workers`` drawing processes (from the fork server, as the AI's: a worker forked from the bot
+    would inherit its sockets), made on first use."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm)
+        return self._pool
+
+    async def warm_up(self) -> None:
+        """Start the workers now (each draws every game once), not at the first move."""
+        if self.workers:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(*(loop.run_in_executor(self._executor(), warm) for _ in range(self.workers)))
+
+    async def draw(self, entry: games.GameEntry, state: GameState, names: tuple[str, str]) -> bytes:
+        if not self.workers:
+            # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
+            return await asyncio.to_thread(entry.render, state, names)
+        loop = asyncio.get_running_loop()
+        job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names)
+        try:
+            return await loop.run_in_executor(self._executor(), *job)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool, and this board in a thread
+            log.warning("A drawing worker died; starting new ones")
+            self.close()
+            return await asyncio.to_thread(entry.render, state, names)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
