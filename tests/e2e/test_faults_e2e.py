@@ -111,9 +111,10 @@ async def test_a_slow_board_is_deferred_then_filled_in_once_despite_a_fault(
 
 
 async def test_a_move_costs_one_discord_request(fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:
-    """With the bot's defaults, threads on: the game's header in the channel is not edited per move."""
+    """With the bot's defaults, threads on and boards drawn by worker processes: the game's header in the channel
+    is not edited per move."""
     mirror = Mirror("iago", {}, seed=5)
-    async with fake.running_bot(make_bot(game_threads=True)) as bot:
+    async with fake.running_bot(make_bot(game_threads=True, render_workers=2)) as bot:
         game_id, _, thread, _ = await challenge_and_accept_in_thread(fake, "iago")
         for _ in range(3):
             move, mover = mirror.choose(), (fake.alice, fake.bob)[mirror.state.turn]
