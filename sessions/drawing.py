@@ -55,7 +55,11 @@ class Drawer:
         """Start the workers now (each draws every game once), not at the first move."""
         if self.workers:
             loop = asyncio.get_running_loop()
-            await asyncio.gather(*(loop.run_in_executor(self._executor(), warm) for _ in range(self.workers)))
+            try:
+                await asyncio.gather(*(loop.run_in_executor(self._executor(), warm) for _ in range(self.workers)))
+            except BrokenProcessPool:  # the first boards will start new workers (or be drawn in a thread)
+                log.warning("The drawing workers failed to start")
+                self.close()
 
     async def draw(self, entry: games.GameEntry, state: GameState, names: tuple[str, str]) -> bytes:
         if not self.workers:
