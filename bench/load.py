@@ -236,12 +236,14 @@ def main() -> None:
     )
     parser.add_argument("--postgres", help="postgresql+asyncpg://... : also compare one and two processes there")
     parser.add_argument("--render-threads", action="store_true", help="draw in threads of the bot process")
+    parser.add_argument("--only-postgres", action="store_true", help="skip the SQLite run")
     args = parser.parse_args()
     if args.render_threads:
         SETTINGS["RENDER_WORKERS"] = "0"
     if args.ceiling_games is None:
         args.ceiling_games = args.games
-    asyncio.run(measure(args))
+    if not args.only_postgres:
+        asyncio.run(measure(args))
     if args.postgres:
         asyncio.run(compare_processes(args))
 

@@ -15,6 +15,9 @@ import asyncio
 import importlib
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -31,8 +34,23 @@ def draw(engine: str, renderer: str, position: dict[str, Any], names: tuple[str,
     return importlib.import_module(renderer).render(state, names)  # type: ignore[no-any-return]
 
 
+def start_worker() -> None:
+    """Runs once in each worker as it starts: it follows the bot out, and draws every game once."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        # A pool's worker holds both ends of its task pipe, so it never sees the bot die (a kill -9 included) and
+        # would wait for work forever: leave when the bot's end of the spawning pipe closes.
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True, name="follow the bot").start()
+    warm()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
+
+
 def warm() -> None:
-    """Runs once in each worker as it starts: every game's cached layers are drawn before its first board."""
+    """Every game's cached layers drawn, before its first board."""
     for entry in games.entries():
         entry.render(entry.new_game(), ("", ""))
 
@@ -48,7 +66,7 @@ class Drawer:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm)
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=start_worker)
         return self._pool
 
     async def warm_up(self) -> None:

@@ -3,10 +3,13 @@ only a test registers included), and a dead worker costs no board."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
+import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +17,8 @@ import games
 from engines import GameState
 from sessions.drawing import Drawer
 from tests.fourth_game.entry import ENTRY as FOURTH_GAME
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def middle_game(entry: games.GameEntry, seed: int = 3) -> GameState:
@@ -53,3 +58,42 @@ async def test_a_dead_worker_costs_no_board(drawer: Drawer) -> None:
     assert await drawer.draw(entry, state, ("a", "b")) == expected  # drawn in a thread this time
     assert await drawer.draw(entry, state, ("a", "b")) == expected  # and by a new worker after it
     assert drawer._pool is not None and drawer._pool is not pool
+
+
+WORKERS_OF_A_BOT = """
+import asyncio, sys, time
+from sessions.drawing import Drawer
+
+async def main():
+    drawer = Drawer(2)
+    await drawer.warm_up()
+    print(" ".join(str(pid) for pid in drawer._pool._processes), flush=True)
+    time.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+async def test_the_workers_leave_when_the_bot_is_killed() -> None:
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", WORKERS_OF_A_BOT, stdout=asyncio.subprocess.PIPE, cwd=ROOT
+    )
+    assert bot.stdout is not None
+    workers = [int(pid) for pid in (await asyncio.wait_for(bot.stdout.readline(), 60)).split()]
+    assert len(workers) == 2 and all(alive(pid) for pid in workers)
+    bot.kill()
+    await bot.wait()
+    for _ in range(200):  # kill -9 runs no clean-up: the workers notice on their own
+        if not any(alive(pid) for pid in workers):
+            break
+        await asyncio.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "zombie" in status.read_text())
