@@ -15,9 +15,19 @@ import games
 from locales import catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_DIRS = ("cogs", "sessions", "games")
-# tr(locale, message, ...) takes the message second; the others take it first.
-KEYWORDS = {"tr": (2,), "ntr": (2, 3), "N_": None, "UserError": None, "send_private": (2,)}
+SOURCE_DIRS = ("cogs", "sessions", "games", "engines")
+# tr(locale, message, ...) takes the message second; the others take it first. The engines' refusals and
+# phrases are msgids too: they are translated where a player reads them.
+KEYWORDS = {
+    "tr": (2,),
+    "ntr": (2, 3),
+    "N_": None,
+    "UserError": None,
+    "send_private": (2,),
+    "IllegalMove": None,
+    "Refusal": None,
+    "Phrase": None,
+}
 
 
 def source_messages() -> set[str]:
