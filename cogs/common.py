@@ -134,7 +134,7 @@ async def post_challenge(interaction: discord.Interaction, row: GameRow) -> None
     locale = interaction.guild_locale
     # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
     expires = discord.utils.format_dt(datetime.fromtimestamp(row.expires_at or 0, tz=UTC), "R")
-    described = ", ".join(f"{key} {value}" for key, value in row.options.items())
+    described = present.options_text(locale, row.game, row.options)
     text = tr(
         locale,
         "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
@@ -495,8 +495,9 @@ def game_record(entry: GameEntry, row: GameRow, moves: list[str], names: tuple[s
 def readable_record(locale: Any, entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> str:
     """The record as a person reads it: a header, then one numbered move per line with who played it."""
     sides = [f"{tr(locale, entry.sides[side])}: {names[side]}" for side in (0, 1)]
-    options = ", ".join(f"{key} {value}" for key, value in row.options.items())
-    lines = [f"{entry.title} #{row.id}" + (f" ({options})" if options else ""), *sides, ""]
+    options = present.options_text(locale, row.game, row.options)
+    title = present.title(row.game, locale)
+    lines = [f"{title} #{row.id}" + (f" ({options})" if options else ""), *sides, ""]
     lines += [f"{ply:>4}. {move}" for ply, move in enumerate(moves, start=1)]
     if row.scores is not None:
         lines += [

@@ -50,6 +50,21 @@ def N_(message: str) -> str:
     return message
 
 
+# The msgctxt of a command option's name ("opponent"): a name follows Discord's rules (one word, 1-32
+# characters), so it is kept apart from the same English word in a sentence.
+OPTION_NAME = "option name"
+
+
+def context_key(context: str, message: str) -> str:
+    """How gettext keys a message with a context, as :func:`catalogue` lists it."""
+    return f"{context}\x04{message}"
+
+
+def option_name(locale: Any, name: str) -> str:
+    """A command option's name as ``locale``'s members see it in Discord's client (``相手`` for opponent)."""
+    return translations(language_of(locale)).pgettext(OPTION_NAME, name)
+
+
 def words(locale: Any, value: Any) -> Any:
     """A placeholder's value for ``locale``: a nested message (anything with a ``template`` msgid and its
     ``params``, such as an engine's ``Phrase`` or ``IllegalMove``) is translated too; other values are kept."""
