@@ -497,7 +497,10 @@ def readable_record(locale: Any, entry: GameEntry, row: GameRow, moves: list[str
     sides = [f"{tr(locale, entry.sides[side])}: {names[side]}" for side in (0, 1)]
     options = present.options_text(locale, row.game, row.options)
     title = present.title(row.game, locale)
-    lines = [f"{title} #{row.id}" + (f" ({options})" if options else ""), *sides, ""]
+    header = f"{title} #{row.id}"
+    if options:
+        header = tr(locale, "{title} #{id} ({options})", title=title, id=row.id, options=options)
+    lines = [header, *sides, ""]
     lines += [f"{ply:>4}. {move}" for ply, move in enumerate(moves, start=1)]
     if row.scores is not None:
         lines += [

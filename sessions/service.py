@@ -562,7 +562,7 @@ class GameService:
             row = await self._active(game_id, user_id)
             chance_words = games.find(row.game).chance_words
             if chance_words and text.lower().startswith(chance_words):
-                raise UserError("Dice are rolled by the bot, never chosen: use the roll command.")
+                raise UserError("Dice are rolled by the bot, never chosen: use /{game} roll.", game=row.game)
             state, side = await self._my_turn(row, user_id)
             if state.chance:
                 raise UserError("Roll the die first with /{game} roll.", game=row.game)

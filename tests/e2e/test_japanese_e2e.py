@@ -3,10 +3,13 @@ outside names and notation; the synced commands carry Japanese option and choice
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot import GameBot
+from tests.e2e.driver import Mirror, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord_limits import validate_commands
 
@@ -56,3 +59,220 @@ async def test_synced_commands_name_every_option_and_choice_in_japanese(
         assert named["opponent"] == "相手" and named["side"] == "色"
         # command and group names stay English: everyone in a server types the same commands
         assert all(not command.get("name_localizations") for command in commands)
+
+
+# --- one whole game of each kind, read by Japanese members ----------------------------------------------------
+
+JA = "ja"
+# What may stay in Latin letters inside Japanese text: markup Discord renders (mentions, channel links,
+# timestamps, custom emoji), links, the games' notation, and the commands members type (their names stay
+# English on purpose). Nothing else: every other Latin word is an English leak.
+MARKUP = re.compile(r"<(?:@[!&]?|#)\d+>|<t:\d+(?::[tTdDfFR])?>|<a?:\w+:\d+>|https?://\S+")
+COMMAND = re.compile(r"/(?:iago|isaac|polygo|games|leaderboard|stats)(?: (?!call\b|pass\b)[a-z]+(?![\w:]))?")
+NOTATION = re.compile(
+    r"\bx [a-j]\d{1,2}-[a-j]\d{1,2}(?: \d+| N)?\b"  # an ISAAC removal, with its score
+    r"|\b[a-j]\d{1,2}-[a-j]\d{1,2}\b"  # an ISAAC span
+    r"|\bcall [A-I][1-9]\b"  # Iago's penalty call
+    r"|\b(?:open \d \d|roll \d|pass)\b"  # chance moves and a pass, as written in a game record
+    r"|\b[A-Ta-t]\d{1,2}\b"  # a cell, square or point: E5, c3, K10
+    r"|(?<![A-Za-z])[JLSZ](?=字)",  # Polygo's blocks named by their letter shape: L字形
+    re.IGNORECASE,
+)
+LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def english_words(text: str, names: set[str]) -> set[str]:
+    """The Latin words of ``text`` left once markup, notation, commands and member names are taken out."""
+    for pattern in (MARKUP, COMMAND, NOTATION):
+        text = pattern.sub(" ", text)
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return set(LATIN_WORD.findall(text))
+
+
+def test_the_filter_lets_notation_through_and_nothing_else() -> None:
+    names = {"alice", "bob"}
+    assert english_words("<@12> が **E5** に打ちました。<t:1700000000:R> /iago move で。", names) == set()
+    assert english_words("x c3-g3 12、c3-g3、call E5、roll 4、open 2 5、K10、alice 対 bob", names) == set()
+    assert english_words("Game over. alice wins", names) == {"Game", "over", "wins"}
+    assert english_words("/isaac place piece:5 向き:right", names) == {"piece", "right"}
+    assert english_words("ISAAC #3（variant：standard）", names) == {"ISAAC", "variant", "standard"}
+    assert english_words("L字形の4個、J9", names) == set() and english_words("L or J", names) == {"L", "or", "J"}
+
+
+class Reader:
+    """Everything the Japanese members were shown: every message the bot created or edited (each revision),
+    its embeds, buttons and menus, and the autocomplete lists they got."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.choices: list[str] = []
+
+    async def autocomplete(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        choices = await self.fake.autocomplete(*args, locale=JA, **kwargs)
+        self.choices += [choice["name"] for choice in choices]
+        return choices
+
+    def texts(self) -> Iterator[tuple[int, str]]:
+        for message in self.fake.messages.values():
+            for payload in [*message.history, message.to_payload()]:
+                yield message.id, payload.get("content") or ""
+                for embed in payload.get("embeds") or []:
+                    yield message.id, embed.get("title") or ""
+                    yield message.id, embed.get("description") or ""
+                    for field in embed.get("fields") or []:
+                        yield message.id, f"{field.get('name', '')}\n{field.get('value', '')}"
+                    yield message.id, (embed.get("footer") or {}).get("text") or ""
+                    yield message.id, (embed.get("author") or {}).get("name") or ""
+                for component in _components(payload.get("components") or []):
+                    yield message.id, component.get("label") or ""
+                    yield message.id, component.get("placeholder") or ""
+                    yield message.id, component.get("content") or ""
+                    for option in component.get("options") or []:
+                        yield message.id, f"{option.get('label', '')}\n{option.get('description', '')}"
+            for attachment in message.attachments:  # the game record as text; the JSON record is data
+                if attachment.filename.endswith(".txt"):
+                    yield message.id, attachment.data.decode()
+        for name in self.choices:
+            yield 0, name
+
+    def leaks(self, names: set[str]) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
+        for _message, text in self.texts():
+            words = english_words(text, names)
+            if words:
+                found[text] = words
+        return found
+
+
+def _components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _components(component.get("components") or [])
+
+
+async def challenge_in_japanese(fake: FakeDiscord, game: str, options: dict[str, Any]) -> int:
+    """alice (side 0) challenges bob; a wrong click first, then bob accepts. Returns the game id."""
+    message = await (
+        await fake.slash(
+            fake.alice, game, "challenge", options={"opponent": fake.bob.id, "side": 0, **options}, locale=JA
+        )
+    ).final()
+    accept = next(cid for cid in message.custom_ids() if cid.startswith("challenge:accept:"))
+    await private_reply(await fake.click(fake.alice, message, accept, locale=JA))  # not her own challenge
+    await (await fake.click(fake.bob, message, accept, locale=JA)).final()
+    return int(accept.rsplit(":", 1)[1])
+
+
+async def refused(fake: FakeDiscord, user: Any, *path: str, **options: Any) -> str:
+    return (await private_reply(await fake.slash(user, *path, options=options, locale=JA))).content
+
+
+async def look_around(fake: FakeDiscord, reader: Reader, game: str, game_id: int) -> None:
+    """What a member reads besides the moves: board, rules, history, claim, the game lists."""
+    await public_reply(await fake.slash(fake.carol, game, "board", locale=JA))
+    await private_reply(await fake.slash(fake.alice, game, "rules", locale=JA))
+    await private_reply(await fake.slash(fake.alice, game, "history", options={"game": game_id}, locale=JA))
+    await reader.autocomplete(fake.alice, game, "board", focused="game", value="")
+    for scope in ("all", "mine"):
+        await private_reply(await fake.slash(fake.alice, "games", scope, locale=JA))
+
+
+async def after_the_end(fake: FakeDiscord, game: str, game_id: int) -> None:
+    await private_reply(await fake.slash(fake.bob, game, "history", options={"game": game_id}, locale=JA))
+    await refused(fake, fake.alice, game, "resign", game=game_id)  # the game is over
+
+
+async def play_iago(fake: FakeDiscord, reader: Reader) -> None:
+    mirror = Mirror("iago", {"variant": "penalty"}, seed=3)
+    game_id = await challenge_in_japanese(fake, "iago", {"variant": "penalty"})
+    players = (fake.alice, fake.bob)
+    assert "手番" in await refused(fake, fake.bob, "iago", "move", move="E4")  # not bob's turn
+    await refused(fake, fake.alice, "iago", "move", move="A1")  # the outer ring, nothing to capture
+    await refused(fake, fake.alice, "iago", "move", move="J9")  # no such cell
+    await refused(fake, fake.bob, "iago", "claim")  # a Discord timestamp says when
+    await reader.autocomplete(fake.alice, "iago", "move", focused="move", value="")
+    await look_around(fake, reader, "iago", game_id)
+    while not mirror.state.is_over:
+        move = mirror.choose()
+        await public_reply(
+            await fake.slash(players[mirror.state.turn], "iago", "move", options={"move": move}, locale=JA)
+        )
+        mirror.state.play(move)
+    await after_the_end(fake, "iago", game_id)
+
+
+async def play_isaac(fake: FakeDiscord, reader: Reader, bot: GameBot) -> None:
+    mirror = Mirror("isaac", {}, seed=4)
+    game_id = await challenge_in_japanese(fake, "isaac", {})
+    players = (fake.alice, fake.bob)
+    await refused(fake, fake.alice, "isaac", "place", piece=5, at="h1", direction="right")  # off the board
+    await refused(fake, fake.alice, "isaac", "move", move="c5-c1")
+    await refused(fake, fake.alice, "isaac", "remove", piece="a1")  # not the scoring phase
+    await refused(fake, fake.bob, "isaac", "place", piece=3, at="a1", direction="up")
+    await reader.autocomplete(fake.alice, "isaac", "place", focused="at", value="")
+    await look_around(fake, reader, "isaac", game_id)
+    removals = 0
+    while not mirror.state.is_over:
+        move = mirror.choose()
+        mover = players[mirror.state.turn]
+        if move.startswith("x ") and removals == 0:
+            await reader.autocomplete(mover, "isaac", "remove", focused="piece", value="")
+            span = move.split()[1]
+            await refused(fake, mover, "isaac", "move", move=f"x {span} 1000")  # a score out of reach
+            removals += 1
+        await public_reply(await fake.slash(mover, "isaac", "move", options={"move": move}, locale=JA))
+        mirror.sync(await bot.service.db.moves(game_id))
+    await after_the_end(fake, "isaac", game_id)
+
+
+async def play_polygo(fake: FakeDiscord, reader: Reader, bot: GameBot) -> None:
+    mirror = Mirror("polygo", {"size": 9}, seed=1)
+    bot.service.draw = random.Random(0).choice  # the dice stay the bot's; seeded so every run is the same game
+    game_id = await challenge_in_japanese(fake, "polygo", {"size": 9})
+    mirror.sync(await bot.service.db.moves(game_id))
+    players = (fake.alice, fake.bob)
+    await look_around(fake, reader, "polygo", game_id)
+    tried = False
+    while not mirror.state.is_over:
+        if mirror.state.chance:
+            roller = players[mirror.state.to_roll]
+            await refused(fake, players[1 - mirror.state.to_roll], "polygo", "roll")
+            await public_reply(await fake.slash(roller, "polygo", "roll", locale=JA))
+        else:
+            mover = players[mirror.state.turn]
+            if not tried:
+                await reader.autocomplete(mover, "polygo", "place", focused="stones", value="")
+                await refused(fake, mover, "polygo", "place", stones="A1 J9")
+                await refused(fake, mover, "polygo", "place", at="A9", turn=90, mirror=True)
+                await refused(fake, mover, "polygo", "roll")
+                await refused(fake, mover, "polygo", "move", move="roll 6")  # dice are never chosen
+                await refused(fake, mover, "polygo", "place", stones="D4", at="D4")
+                tried = True
+            move = mirror.choose()
+            await public_reply(await fake.slash(mover, "polygo", "place", options={"stones": move}, locale=JA))
+        mirror.sync(await bot.service.db.moves(game_id))
+    await after_the_end(fake, "polygo", game_id)
+
+
+async def test_a_japanese_server_reads_no_english(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
+    fake.guild.locale = JA
+    reader = Reader(fake)
+    async with fake.running_bot(make_bot()) as bot:
+        await play_iago(fake, reader)
+        await play_isaac(fake, reader, bot)
+        await play_polygo(fake, reader, bot)
+        for game in ("iago", "isaac", "polygo"):
+            await public_reply(await fake.slash(fake.carol, "leaderboard", options={"game": game}, locale=JA))
+        await private_reply(await fake.slash(fake.alice, "stats", locale=JA))
+        await private_reply(await fake.slash(fake.carol, "stats", options={"member": fake.bob.id}, locale=JA))
+    names = {user.username for user in (fake.alice, fake.bob, fake.carol, fake.bot_user)}
+    assert len(list(reader.texts())) > 200  # the game's every message is read, not a handful
+    import os
+
+    if os.environ.get("DUMP_JA"):
+        with open(os.environ["DUMP_JA"], "w") as out:
+            for _m, text in dict.fromkeys(reader.texts()):
+                out.write(text + "\n-----\n")
+    leaks = reader.leaks(names)
+    assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
