@@ -183,7 +183,7 @@ async def after_the_end(fake: FakeDiscord, game: str, game_id: int) -> None:
     await refused(fake, fake.alice, game, "resign", game=game_id)  # the game is over
 
 
-async def play_iago(fake: FakeDiscord, reader: Reader) -> None:
+async def play_iago(fake: FakeDiscord, reader: Reader) -> int:
     mirror = Mirror("iago", {"variant": "penalty"}, seed=3)
     game_id = await challenge_in_japanese(fake, "iago", {"variant": "penalty"})
     players = (fake.alice, fake.bob)
@@ -200,9 +200,10 @@ async def play_iago(fake: FakeDiscord, reader: Reader) -> None:
         )
         mirror.state.play(move)
     await after_the_end(fake, "iago", game_id)
+    return game_id
 
 
-async def play_isaac(fake: FakeDiscord, reader: Reader, bot: GameBot) -> None:
+async def play_isaac(fake: FakeDiscord, reader: Reader, bot: GameBot) -> int:
     mirror = Mirror("isaac", {}, seed=4)
     game_id = await challenge_in_japanese(fake, "isaac", {})
     players = (fake.alice, fake.bob)
@@ -224,9 +225,10 @@ async def play_isaac(fake: FakeDiscord, reader: Reader, bot: GameBot) -> None:
         await public_reply(await fake.slash(mover, "isaac", "move", options={"move": move}, locale=JA))
         mirror.sync(await bot.service.db.moves(game_id))
     await after_the_end(fake, "isaac", game_id)
+    return game_id
 
 
-async def play_polygo(fake: FakeDiscord, reader: Reader, bot: GameBot) -> None:
+async def play_polygo(fake: FakeDiscord, reader: Reader, bot: GameBot) -> int:
     mirror = Mirror("polygo", {"size": 9}, seed=1)
     bot.service.draw = random.Random(0).choice  # the dice stay the bot's; seeded so every run is the same game
     game_id = await challenge_in_japanese(fake, "polygo", {"size": 9})
@@ -253,26 +255,51 @@ async def play_polygo(fake: FakeDiscord, reader: Reader, bot: GameBot) -> None:
             await public_reply(await fake.slash(mover, "polygo", "place", options={"stones": move}, locale=JA))
         mirror.sync(await bot.service.db.moves(game_id))
     await after_the_end(fake, "polygo", game_id)
+    return game_id
 
 
 async def test_a_japanese_server_reads_no_english(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
     fake.guild.locale = JA
     reader = Reader(fake)
     async with fake.running_bot(make_bot()) as bot:
-        await play_iago(fake, reader)
-        await play_isaac(fake, reader, bot)
-        await play_polygo(fake, reader, bot)
+        played = [
+            await play_iago(fake, reader),
+            await play_isaac(fake, reader, bot),
+            await play_polygo(fake, reader, bot),
+        ]
+        assert [(await bot.service.db.game(game_id)).status for game_id in played] == ["finished"] * 3
         for game in ("iago", "isaac", "polygo"):
             await public_reply(await fake.slash(fake.carol, "leaderboard", options={"game": game}, locale=JA))
         await private_reply(await fake.slash(fake.alice, "stats", locale=JA))
         await private_reply(await fake.slash(fake.carol, "stats", options={"member": fake.bob.id}, locale=JA))
     names = {user.username for user in (fake.alice, fake.bob, fake.carol, fake.bot_user)}
     assert len(list(reader.texts())) > 200  # the game's every message is read, not a handful
-    import os
+    leaks = reader.leaks(names)
+    assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
 
-    if os.environ.get("DUMP_JA"):
-        with open(os.environ["DUMP_JA"], "w") as out:
-            for _m, text in dict.fromkeys(reader.texts()):
-                out.write(text + "\n-----\n")
+
+async def test_a_japanese_game_thread_and_its_header_read_japanese(
+    fake: FakeDiscord, make_bot: Callable[..., GameBot]
+) -> None:
+    fake.guild.locale = JA
+    reader = Reader(fake)
+    async with fake.running_bot(make_bot(game_threads=True)):
+        message = await (
+            await fake.slash(
+                fake.alice, "polygo", "challenge", options={"opponent": fake.bob.id, "size": 13}, locale=JA
+            )
+        ).final()
+        accept = next(cid for cid in message.custom_ids() if cid.startswith("challenge:accept:"))
+        await (await fake.click(fake.bob, message, accept, locale=JA)).final()
+        thread = next(t for t in fake.threads() if t.id == fake.messages[message.id].thread_id)
+        await fake.wait_for_message(thread, lambda m: m.attachments)
+        await public_reply(await fake.slash(fake.bob, "polygo", "resign", channel=thread, locale=JA))
+        await fake.wait_until(
+            lambda: "#" in fake.messages[message.id].content and "終了" in fake.messages[message.id].content
+        )
+    names = {user.username for user in (fake.alice, fake.bob, fake.carol, fake.bot_user)}
+    assert thread.name.startswith("ポリゴ #") and english_words(thread.name, names) == set()
+    header = fake.messages[message.id].content
+    assert f"<#{thread.id}>" in header and "ポリゴ" in header
     leaks = reader.leaks(names)
     assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
