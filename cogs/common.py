@@ -372,7 +372,12 @@ class GameCog(commands.GroupCog):
         row = await self.current_game(interaction, game, spectate=True)
         moves = await self.service.db.moves(row.id)
         names = await display_names(interaction.guild, row)
-        numbered = " ".join(f"{ply}. {move}" for ply, move in enumerate(moves, start=1)) or "-"
+        numbered = (
+            " ".join(
+                f"{ply}. {present.logged_move(interaction.locale, move)}" for ply, move in enumerate(moves, start=1)
+            )
+            or "-"
+        )
         record = game_record(self.entry, row, moves, names)
         files = [
             discord.File(
@@ -501,7 +506,7 @@ def readable_record(locale: Any, entry: GameEntry, row: GameRow, moves: list[str
     if options:
         header = tr(locale, "{title} #{id} ({options})", title=title, id=row.id, options=options)
     lines = [header, *sides, ""]
-    lines += [f"{ply:>4}. {move}" for ply, move in enumerate(moves, start=1)]
+    lines += [f"{ply:>4}. {present.logged_move(locale, move)}" for ply, move in enumerate(moves, start=1)]
     if row.scores is not None:
         lines += [
             "",

@@ -12,6 +12,7 @@ import games
 from engines import GameState
 from games import Say
 from locales import N_, option_name, tr
+from sessions.log import TAKEBACK
 from sessions.service import Ending, Finish, PlayedMove, Report
 from storage.database import GameRow
 
@@ -45,6 +46,12 @@ def options_text(locale: Any, game: str, options: Mapping[str, Any]) -> str:
             )
         )
     return tr(locale, ", ").join(parts)
+
+
+def logged_move(locale: Any, move: str) -> str:
+    """An entry of a game's log as players read it: a move in the game's notation, or the words for a takeback
+    (an entry of the log, not a move of the game)."""
+    return tr(locale, "takeback") if move == TAKEBACK else move
 
 
 def mention(user_id: int) -> str:

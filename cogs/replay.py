@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from cogs import present
 from cogs.context import board_image, display_names, service_of
 from cogs.tree import answer_error
 from locales import N_, tr
@@ -81,7 +82,7 @@ async def position_message(
             id=row.id,
             ply=ply,
             total=len(moves),
-            move=moves[ply - 1],
+            move=present.logged_move(locale, moves[ply - 1]),
         )
     file = await board_image(interaction.guild, service, row, state, f"{row.game}-{row.id}-replay-{ply}.png")
     return text, file, replay_view(row.id, ply, len(moves), locale)

@@ -8,10 +8,13 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import games
 from bot import GameBot
+from sessions.log import replay as replay_log
 from tests.e2e.driver import Mirror, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord_limits import validate_commands
+from tests.e2e.test_computer_e2e import QUICK_AI, eventually
 
 
 def options_of(command: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -303,3 +306,35 @@ async def test_a_japanese_game_thread_and_its_header_read_japanese(
     assert f"<#{thread.id}>" in header and "ポリゴ" in header
     leaks = reader.leaks(names)
     assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
+
+
+async def test_a_game_against_the_bot_reads_japanese(fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:
+    """Hints, a takeback, the bot's own moves, a replay, resigning and the analysis, for a Japanese member."""
+    fake.guild.locale = JA
+    reader = Reader(fake)
+    async with fake.running_bot(make_bot(**QUICK_AI)) as bot:
+        db = bot.service.db
+        options = {"opponent": fake.bot_user.id, "level": 1, "side": 0, "variant": "standard"}
+        await public_reply(await fake.slash(fake.alice, "iago", "challenge", options=options, locale=JA))
+        (row,) = await db.active_games_of(fake.alice.id)
+        for _ in range(2):
+            await private_reply(await fake.slash(fake.alice, "iago", "hint", locale=JA))
+            state = replay_log(games.find("iago"), row.options, await db.moves(row.id), member_side=0)
+            played = len(state.moves)
+            await public_reply(
+                await fake.slash(fake.alice, "iago", "move", options={"move": state.legal_moves()[0]}, locale=JA)
+            )
+            await eventually(lambda n=played: bot_moved(db, row.id, n + 2), "the bot's reply")
+        await public_reply(await fake.slash(fake.alice, "iago", "takeback", locale=JA))
+        await private_reply(await fake.slash(fake.alice, "iago", "history", locale=JA))
+        await private_reply(await fake.slash(fake.alice, "iago", "replay", options={"game": row.id}, locale=JA))
+        await public_reply(await fake.slash(fake.alice, "iago", "resign", locale=JA))
+        await private_reply(await fake.slash(fake.alice, "iago", "analyse", options={"game": row.id}, locale=JA))
+        await private_reply(await fake.slash(fake.alice, "stats", locale=JA))
+    names = {user.username for user in (fake.alice, fake.bob, fake.carol, fake.bot_user)}
+    leaks = reader.leaks(names)
+    assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
+
+
+async def bot_moved(db: Any, game_id: int, plies: int) -> bool:
+    return len(await db.moves(game_id)) >= plies
