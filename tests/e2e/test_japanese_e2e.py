@@ -71,7 +71,11 @@ JA = "ja"
 # timestamps, custom emoji), links, the games' notation, and the commands members type (their names stay
 # English on purpose). Nothing else: every other Latin word is an English leak.
 MARKUP = re.compile(r"<(?:@[!&]?|#)\d+>|<t:\d+(?::[tTdDfFR])?>|<a?:\w+:\d+>|https?://\S+")
-COMMAND = re.compile(r"/(?:iago|isaac|polygo|games|leaderboard|stats)(?: (?!call\b|pass\b)[a-z]+(?![\w:]))?")
+COMMAND = re.compile(
+    r"/(?:iago|isaac|polygo|games|leaderboard|stats)"
+    r"(?: (?:challenge|move|board|resign|claim|rules|history|replay|hint|takeback|analyse|place|remove|roll|all|mine)"
+    r"(?![\w:]))?"
+)
 NOTATION = re.compile(
     r"\bx [a-j]\d{1,2}-[a-j]\d{1,2}(?: \d+| N)?\b"  # an ISAAC removal, with its score
     r"|\b[a-j]\d{1,2}-[a-j]\d{1,2}\b"  # an ISAAC span
@@ -99,6 +103,7 @@ def test_the_filter_lets_notation_through_and_nothing_else() -> None:
     assert english_words("x c3-g3 12、c3-g3、call E5、roll 4、open 2 5、K10、alice 対 bob", names) == set()
     assert english_words("Game over. alice wins", names) == {"Game", "over", "wins"}
     assert english_words("/isaac place piece:5 向き:right", names) == {"piece", "right"}
+    assert english_words("/iago please wait", names) == {"please", "wait"}
     assert english_words("ISAAC #3（variant：standard）", names) == {"ISAAC", "variant", "standard"}
     assert english_words("L字形の4個、J9", names) == set() and english_words("L or J", names) == {"L", "or", "J"}
 
@@ -193,7 +198,7 @@ async def play_iago(fake: FakeDiscord, reader: Reader) -> int:
     assert "手番" in await refused(fake, fake.bob, "iago", "move", move="E4")  # not bob's turn
     await refused(fake, fake.alice, "iago", "move", move="A1")  # the outer ring, nothing to capture
     await refused(fake, fake.alice, "iago", "move", move="J9")  # no such cell
-    await refused(fake, fake.bob, "iago", "claim")  # a Discord timestamp says when
+    assert re.search(r"<t:\d+:R>", await refused(fake, fake.bob, "iago", "claim"))  # a timestamp says when
     await reader.autocomplete(fake.alice, "iago", "move", focused="move", value="")
     await look_around(fake, reader, "iago", game_id)
     while not mirror.state.is_over:
