@@ -72,8 +72,9 @@ JA = "ja"
 # English on purpose). Nothing else: every other Latin word is an English leak.
 MARKUP = re.compile(r"<(?:@[!&]?|#)\d+>|<t:\d+(?::[tTdDfFR])?>|<a?:\w+:\d+>|https?://\S+")
 COMMAND = re.compile(
-    r"/(?:iago|isaac|polygo|games|leaderboard|stats)"
-    r"(?: (?:challenge|move|board|resign|claim|rules|history|replay|hint|takeback|analyse|place|remove|roll|all|mine)"
+    r"/(?:iago|isaac|polygo|games|leaderboard|stats|admin)"
+    r"(?: (?:challenge|move|board|resign|claim|rules|history|replay|hint|takeback|analyse|place|remove|roll|all|mine"
+    r"|settings|set|cancel|reset-leaderboard|forget-member|audit)"
     r"(?![\w:]))?"
 )
 NOTATION = re.compile(
@@ -343,3 +344,23 @@ async def test_a_game_against_the_bot_reads_japanese(fake: FakeDiscord, make_bot
 
 async def bot_moved(db: Any, game_id: int, plies: int) -> bool:
     return len(await db.moves(game_id)) >= plies
+
+
+async def test_a_japanese_admin_reads_japanese(fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:
+    fake.guild.locale = JA
+    reader = Reader(fake)
+    async with fake.running_bot(make_bot()):
+        admin = ("admin",)
+        await private_reply(await fake.slash(fake.alice, *admin, "settings", locale=JA))
+        await private_reply(
+            await fake.slash(fake.alice, *admin, "set", "game", options={"game": "polygo", "enabled": False}, locale=JA)
+        )
+        await private_reply(await fake.slash(fake.alice, *admin, "set", "reminder", options={"hours": 12}, locale=JA))
+        off = await refused(fake, fake.bob, "polygo", "challenge", opponent=fake.carol.id)
+        assert "ポリゴ" in off
+        forged = await fake.slash(fake.bob, *admin, "settings", locale=JA, forged=True)  # not an admin
+        await private_reply(forged)
+        await private_reply(await fake.slash(fake.alice, *admin, "audit", locale=JA))
+    names = {user.username for user in (fake.alice, fake.bob, fake.carol, fake.bot_user)}
+    leaks = reader.leaks(names)
+    assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
