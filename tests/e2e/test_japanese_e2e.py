@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import aiohttp
+
 import games
 from bot import GameBot
 from sessions.log import replay as replay_log
@@ -364,3 +366,14 @@ async def test_a_japanese_admin_reads_japanese(fake: FakeDiscord, make_bot: Call
     names = {user.username for user in (fake.alice, fake.bob, fake.carol, fake.bot_user)}
     leaks = reader.leaks(names)
     assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
+
+
+async def test_a_sync_with_an_invalid_japanese_name_is_refused_whole(fake: FakeDiscord) -> None:
+    url = f"{fake.api_base}/applications/{fake.application_id}/guilds/{fake.guild.id}/commands"
+    option = {"type": 3, "name": "opponent", "description": "x", "name_localizations": {"ja": "相手 の"}}
+    commands = [{"name": "play", "description": "x", "options": [option]}]
+    async with aiohttp.ClientSession() as session, session.put(url, json=commands) as response:
+        assert response.status == 400
+        body = await response.json()
+    assert body["code"] == 50035
+    assert "options" in body["errors"]["0"] and fake.commands(fake.guild) == []  # nothing stored
