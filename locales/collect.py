@@ -15,7 +15,7 @@ import games
 from locales import catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_DIRS = ("cogs", "sessions", "games")
+SOURCE_DIRS = ("cogs", "sessions", "games", "render")
 # tr(locale, message, ...) takes the message second; the others take it first.
 KEYWORDS = {"tr": (2,), "ntr": (2, 3), "N_": None, "UserError": None, "send_private": (2,)}
 
