@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import tomllib
 from collections.abc import Iterator
 from typing import Any
 
@@ -191,3 +192,13 @@ def test_words_the_engines_hold_have_japanese() -> None:
     assert set(iago_view.VARIANTS) == set(iago.OPTIONS["variant"])
     for msgid in (*polygo_view.SHORT_BLOCK_NAMES, *iago_view.VARIANTS.values(), *iago.SIDES, *isaac.SIDES):
         assert msgid in known, msgid
+
+
+def test_an_install_ships_the_fonts_and_their_licence() -> None:
+    """``pip install .`` (not editable) copies only the package data pyproject names."""
+    root = base.FONT_DIR.parent.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"
+    ]["render"]
+    shipped = {path.name for pattern in patterns for path in (root / "render").glob(pattern)}
+    assert {"NotoSansCJKjp-Regular.subset.otf", "NotoSansCJKjp-Bold.subset.otf", "OFL.txt"} <= shipped
