@@ -15,6 +15,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from locales import tr
+
 # Okabe-Ito inspired palette: the two sides differ in lightness as well as hue, so the board
 # still reads in greyscale and for the common colour-vision deficiencies.
 BACKGROUND = (246, 241, 231)
@@ -135,11 +137,18 @@ def _has_glyph(char: str) -> bool:
     return char.isspace() or bytes(font(20).getmask(char)) != _missing_glyph()
 
 
-def displayable(text: str) -> str:
+def displayable(text: str, fallback: str = "Player") -> str:
     """Replace characters the board font cannot draw (outside its subset) by "?", so a name never shows as empty
-    boxes."""
+    boxes; a name with nothing left to show becomes ``fallback``."""
     shown = "".join(char if _has_glyph(char) else "?" for char in text).strip()
-    return shown if shown.strip("?") else "Player"
+    return shown if shown.strip("?") else fallback
+
+
+def shown_names(names: tuple[str, str], language: str = "en") -> tuple[str, str]:
+    """The players' names as a board draws them, a name of undrawable characters only as "Player" in
+    ``language``."""
+    fallback = tr(language, "Player")
+    return displayable(names[0], fallback), displayable(names[1], fallback)
 
 
 RGB = tuple[int, int, int]

@@ -36,6 +36,7 @@ from render.base import (
     fixed_palette,
     font,
     new_canvas,
+    shown_names,
     to_png,
 )
 
@@ -327,6 +328,7 @@ def _short(name: str) -> str:
 def render(game: iago.IagoGame, names: tuple[str, str], language: str = "en") -> bytes:
     """PNG of the board, the player to move and both scores, its words in ``language``; reads the game and never
     changes it."""
+    names = shown_names(names, language)
     image, draw = new_canvas(WIDTH, HEIGHT)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
     draw_header(draw, WIDTH, sides, game.turn, status(game, language))

@@ -32,6 +32,7 @@ from render.base import (
     fixed_palette,
     font,
     new_canvas,
+    shown_names,
     to_png,
 )
 
@@ -315,6 +316,7 @@ def last_line(game: isaac.IsaacGame, language: str = "en") -> str:
 
 def render(game: isaac.IsaacGame, names: tuple[str, str], language: str = "en") -> bytes:
     """The board as PNG bytes, its words in ``language``; reads the game only."""
+    names = shown_names(names, language)
     image = _board_image(game)
     draw = ImageDraw.Draw(image)
     sides = [Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE)]

@@ -31,6 +31,7 @@ from render.base import (
     fixed_palette,
     font,
     new_canvas,
+    shown_names,
     to_png,
 )
 
@@ -400,6 +401,7 @@ def result_lines(game: PolygoGame, names: tuple[str, str], language: str = "en")
 
 def render(game: PolygoGame, names: tuple[str, str], language: str = "en") -> bytes:
     """The board as PNG bytes, its words in ``language``; reads the game only."""
+    names = shown_names(names, language)
     image = _empty_board(game.size).copy()
     for player in (0, 1):
         _paste_polygon_area(image, game, player)

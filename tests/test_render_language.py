@@ -78,6 +78,8 @@ def test_each_japanese_character_has_a_glyph_of_its_own(bold: bool) -> None:
 def test_characters_outside_the_subset_still_become_question_marks() -> None:
     assert base.displayable("𠮷野 🎲") == "?野 ?"  # a rare kanji (JIS X 0213 only) and an emoji
     assert base.displayable("🎲🎲") == "Player"
+    assert base.shown_names(("🎲🎲", "ミナ"), "ja") == ("プレイヤー", "ミナ")
+    assert base.shown_names(("🎲🎲", "Bob")) == ("Player", "Bob")
 
 
 def test_a_missing_font_file_falls_back_to_the_system_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -147,6 +149,8 @@ def test_a_japanese_board_draws_no_english_word(monkeypatch: pytest.MonkeyPatch)
         games.find(game).render(state, JAPANESE_NAMES, "ja")
     for face in polygo.BLOCKS:
         polygo_view.render_dice(face, "ja")
+    for game in SHIPPED:  # names with nothing the font can draw
+        games.find(game).render(middle(game), ("🎲", "🎲🎲"), "ja")
     assert len(texts) > 1000
     assert english_words(texts) == set()
     texts.clear()
