@@ -206,3 +206,11 @@ def test_an_install_ships_the_fonts_and_their_licence() -> None:
     ]["render"]
     shipped = {path.name for pattern in patterns for path in (root / "render").glob(pattern)}
     assert {"NotoSansCJKjp-Regular.subset.otf", "NotoSansCJKjp-Bold.subset.otf", "OFL.txt"} <= shipped
+
+
+def test_the_font_draws_every_character_of_the_japanese_catalogue() -> None:
+    """Labels are drawn as they are (only names go through ``displayable``): a translation may use no character
+    outside the subset."""
+    characters = {char for text in catalogue("ja").values() for char in text}
+    assert len(characters) > 300
+    assert sorted(char for char in characters if not base._has_glyph(char)) == []
