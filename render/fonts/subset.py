@@ -79,7 +79,7 @@ def build(source_dir: Path) -> None:
     options.notdef_outline = True  # the missing-glyph box that render.base compares against
     kept = codepoints()
     for weight, filename in FACES.items():
-        font = TTFont(source_dir / filename, fontNumber=JAPANESE_FACE)
+        font = TTFont(source_dir / filename, fontNumber=JAPANESE_FACE, recalcTimestamp=False)  # reproducible bytes
         assert font["name"].getDebugName(4) == f"Noto Sans CJK JP{'' if weight == 'Regular' else ' ' + weight}", font[
             "name"
         ].getDebugName(4)
