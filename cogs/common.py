@@ -56,7 +56,7 @@ public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
 async def board_file(interaction: discord.Interaction, row: GameRow, state: GameState) -> discord.File:
-    return await board_image(interaction.guild, service_of(interaction), row, state)
+    return await board_image(interaction.guild, service_of(interaction), row, state, locale=interaction.guild_locale)
 
 
 class ChallengeButton(

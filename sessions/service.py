@@ -18,6 +18,7 @@ from typing import Any
 
 import games
 from engines import GameState, IllegalMove, Phrase
+from locales import language_of
 from sessions.computer import DEFAULT_LEVEL, HINT_LEVEL, Thinker
 from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_TTL, Defaults, GuildSettings, merge
 from sessions.log import TAKEBACK, replay
@@ -771,11 +772,12 @@ class GameService:
             async with self._render_slots:
                 await asyncio.to_thread(entry.render, entry.new_game(), ("", ""))
 
-    async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
-        """The board image as PNG, drawn in a worker thread so the event loop never waits on Pillow."""
+    async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str], locale: Any = None) -> bytes:
+        """The board image as PNG, its words in ``locale``'s language, drawn in a worker thread so the event loop
+        never waits on Pillow."""
         async with self._render_slots:
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-            return await asyncio.to_thread(games.find(row.game).render, state, names)
+            return await asyncio.to_thread(games.find(row.game).render, state, names, language_of(locale))
 
     def game_lock(self, game_id: int) -> Any:
         """The lock every action on a game takes in this process (other processes: the database's guards)."""
