@@ -294,7 +294,8 @@ def _player_label(names: tuple[str, str], player: int) -> str:
 def _draw_panel(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], language: str) -> None:
     x = PANEL_X + 12
     y = HEADER_HEIGHT + 12.0
-    y = _text(draw, x, y, f"{tr(language, 'Polygo')} {game.size}×{game.size}", 20, bold=True)
+    heading = tr(language, "{title} {size}×{size}", title=tr(language, "Polygo"), size=game.size)
+    y = _text(draw, x, y, heading, 20, bold=True)
     if game.opening is not None:
         first = game.first_player
         assert first is not None
