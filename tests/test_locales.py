@@ -40,7 +40,8 @@ def test_translations_keep_every_placeholder() -> None:
     wrong = [
         msgid
         for msgid, text in catalogue("ja").items()
-        if sorted(PLACEHOLDER.findall(msgid)) != sorted(PLACEHOLDER.findall(text))
+        # a language may say a value once where English says it twice (19×19 is 19路盤), but none goes missing
+        if set(PLACEHOLDER.findall(msgid)) != set(PLACEHOLDER.findall(text))
     ]
     assert wrong == []
 
