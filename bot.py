@@ -31,7 +31,7 @@ from cogs.lists import GamesCog, GamesPageButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
 from cogs.tree import GameTree
-from locales import catalogue, language_of
+from locales import catalogue, language_of, option_name
 from sessions.service import GameService
 from sessions.service import Settings as SessionSettings
 from storage.database import Database
@@ -150,13 +150,12 @@ def no_prefix(bot: commands.Bot, message: discord.Message) -> list[str]:
 
 
 class CatalogueTranslator(app_commands.Translator):
-    """Localises descriptions and choice names from the message catalogue; command names stay English
-    so that everyone in a server types the same commands."""
+    """Localises descriptions, option names and choice names from the message catalogue; command and group
+    names stay English so that everyone in a server types the same commands."""
 
     KEEP: ClassVar[set[app_commands.TranslationContextLocation]] = {
         app_commands.TranslationContextLocation.command_name,
         app_commands.TranslationContextLocation.group_name,
-        app_commands.TranslationContextLocation.parameter_name,
     }
 
     async def translate(
@@ -167,6 +166,9 @@ class CatalogueTranslator(app_commands.Translator):
     ) -> str | None:
         if context.location in self.KEEP or language_of(locale) == "en":
             return None
+        if context.location is app_commands.TranslationContextLocation.parameter_name:
+            name = option_name(locale, string.message)
+            return name if name != string.message else None
         known = catalogue(language_of(locale))
         template = string.extras.get("template")
         if template is not None:  # a label built from data, e.g. "5 squares (value 3)"

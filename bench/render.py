@@ -2,7 +2,8 @@
 
 Positions come from seeded random games (start, middle, end) so runs are comparable: Iago's standard
 variant, ISAAC, and Polygo at each board size (9, 13, 19). `python bench/render.py --levels` prints instead
-what each zlib level (and PNG optimisation) costs and saves on the last board of each game.
+what each zlib level (and PNG optimisation) costs and saves on the last board of each game; `--ja` draws the
+boards in Japanese, with Japanese names.
 
 "cpu p95" is the rendering thread's own CPU time: on a machine shared with other work, wall-clock p95 also
 counts the time the thread waited for a core.
@@ -32,6 +33,7 @@ BOARDS: tuple[tuple[str, str, dict[str, object]], ...] = (
     ("polygo", "polygo 19", {"size": 19}),
 )
 NAMES = ("Alice", "Bob")
+JAPANESE_NAMES = ("山田 たろう", "ミナ")
 RUNS = 30
 WARMUP = 2  # the first render fills caches (fonts, static layers) once per process; a bot renders many boards
 
@@ -83,16 +85,17 @@ def main() -> None:
     if "--levels" in sys.argv:
         levels()
         return
+    names, language = (JAPANESE_NAMES, "ja") if "--ja" in sys.argv else (NAMES, "en")
     print(f"{'board':<20}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}{'cpu p95':>10}")
     for game, title, options in BOARDS:
         renderer = importlib.import_module(f"render.{game}")
         for label, state in positions(game, options).items():
             for _ in range(WARMUP):
-                renderer.render(state, NAMES)
+                renderer.render(state, names, language)
             times, cpu_times = [], []
             for _ in range(RUNS):
                 started, cpu_started = time.perf_counter(), time.thread_time()
-                png = renderer.render(state, NAMES)
+                png = renderer.render(state, names, language)
                 times.append((time.perf_counter() - started) * 1000)
                 cpu_times.append((time.thread_time() - cpu_started) * 1000)
             median, p95, cpu_p95 = statistics.median(times), percentile(times, 0.95), percentile(cpu_times, 0.95)

@@ -8,7 +8,6 @@ change who sees them), so the cog checks the member's real permissions on every 
 from __future__ import annotations
 
 import contextlib
-import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from cogs import present
 from cogs.announce import Announcer
 from cogs.tree import answer_error, clip, send_private
 from locales import N_, tr
@@ -40,6 +40,49 @@ def require_admin(interaction: discord.Interaction) -> None:
     permissions = interaction.permissions
     if interaction.guild_id is None or not (permissions.manage_guild or permissions.administrator):
         raise NotAdmin()
+
+
+# An audit entry's details as words: each key the storage writes, with its label.
+AUDIT_LABELS = {
+    "game": N_("Game"),
+    "channel": N_("Channel"),
+    "threads": N_("Game threads"),
+    "challenge_minutes": N_("Challenge expiry (minutes)"),
+    "reminder_hours": N_("Reminder (hours)"),
+    "game_id": N_("Game number"),
+    "ratings": N_("Ratings deleted"),
+    "records": N_("Records deleted"),
+    "with_records": N_("Records deleted too"),
+    "anonymous_id": N_("Anonymous id"),
+    "games": N_("Games anonymised"),
+    "cancelled": N_("Games cancelled"),
+}
+
+
+def audit_value(locale: Any, key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return tr(locale, "on") if value else tr(locale, "off")
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[1], bool):  # (game or channel, on/off)
+        return f"{audit_value(locale, key, value[0])} {audit_value(locale, key, value[1])}"
+    if key == "game" and isinstance(value, str):
+        return present.title(value, locale)
+    if key == "channel":
+        return f"<#{value}>"
+    if key in ("game_id", "cancelled"):
+        return ", ".join(f"#{game_id}" for game_id in (value if isinstance(value, list) else [value])) or "-"
+    return str(value)
+
+
+def audit_line(locale: Any, row: Any) -> str:
+    """One admin action as admins read it: when, who, the command, and what it changed."""
+    details = tr(locale, ", ").join(
+        tr(locale, "{option}: {value}", option=tr(locale, AUDIT_LABELS[key]), value=audit_value(locale, key, value))
+        if key in AUDIT_LABELS
+        else f"{key}: {value}"  # a detail an older or newer version wrote: shown as stored
+        for key, value in row.details.items()
+    )
+    moment = discord.utils.format_dt(datetime.fromtimestamp(row.created_at, tz=UTC), "f")
+    return f"{moment} <@{row.user_id}> **/admin {row.action}** {details}"[:300]
 
 
 def settings_embed(locale: Any, here: GuildSettings, heading: str | None = None) -> discord.Embed:
@@ -255,11 +298,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
             if not rows:
                 text = tr(locale, "No admin actions yet.")
             else:
-                text = "\n".join(
-                    f"{discord.utils.format_dt(datetime.fromtimestamp(row.created_at, tz=UTC), 'f')} "
-                    f"<@{row.user_id}> **{row.action}** `{json.dumps(row.details, ensure_ascii=False)[:150]}`"
-                    for row in rows
-                )
+                text = "\n".join(audit_line(locale, row) for row in rows)
             embed = discord.Embed(title=tr(locale, "Admin actions"), description=clip(text, 4000))
             await interaction.response.send_message(
                 embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -73,7 +73,7 @@ async def report_message(
 ) -> tuple[str, discord.File]:
     """The words and the board image of a report, in ``locale``."""
     text = present.report_text(locale, report, heading(locale, report))
-    return text, await board_image(guild, service, report.row, report.state)
+    return text, await board_image(guild, service, report.row, report.state, locale=locale)
 
 
 def report_view(report: Report, locale: Any) -> dict[str, Any]:

@@ -56,7 +56,7 @@ public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
 async def board_file(interaction: discord.Interaction, row: GameRow, state: GameState) -> discord.File:
-    return await board_image(interaction.guild, service_of(interaction), row, state)
+    return await board_image(interaction.guild, service_of(interaction), row, state, locale=interaction.guild_locale)
 
 
 class ChallengeButton(
@@ -134,7 +134,7 @@ async def post_challenge(interaction: discord.Interaction, row: GameRow) -> None
     locale = interaction.guild_locale
     # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
     expires = discord.utils.format_dt(datetime.fromtimestamp(row.expires_at or 0, tz=UTC), "R")
-    described = ", ".join(f"{key} {value}" for key, value in row.options.items())
+    described = present.options_text(locale, row.game, row.options)
     text = tr(
         locale,
         "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
@@ -372,7 +372,12 @@ class GameCog(commands.GroupCog):
         row = await self.current_game(interaction, game, spectate=True)
         moves = await self.service.db.moves(row.id)
         names = await display_names(interaction.guild, row)
-        numbered = " ".join(f"{ply}. {move}" for ply, move in enumerate(moves, start=1)) or "-"
+        numbered = (
+            " ".join(
+                f"{ply}. {present.logged_move(interaction.locale, move)}" for ply, move in enumerate(moves, start=1)
+            )
+            or "-"
+        )
         record = game_record(self.entry, row, moves, names)
         files = [
             discord.File(
@@ -495,9 +500,13 @@ def game_record(entry: GameEntry, row: GameRow, moves: list[str], names: tuple[s
 def readable_record(locale: Any, entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> str:
     """The record as a person reads it: a header, then one numbered move per line with who played it."""
     sides = [f"{tr(locale, entry.sides[side])}: {names[side]}" for side in (0, 1)]
-    options = ", ".join(f"{key} {value}" for key, value in row.options.items())
-    lines = [f"{entry.title} #{row.id}" + (f" ({options})" if options else ""), *sides, ""]
-    lines += [f"{ply:>4}. {move}" for ply, move in enumerate(moves, start=1)]
+    options = present.options_text(locale, row.game, row.options)
+    title = present.title(row.game, locale)
+    header = f"{title} #{row.id}"
+    if options:
+        header = tr(locale, "{title} #{id} ({options})", title=title, id=row.id, options=options)
+    lines = [header, *sides, ""]
+    lines += [f"{ply:>4}. {present.logged_move(locale, move)}" for ply, move in enumerate(moves, start=1)]
     if row.scores is not None:
         lines += [
             "",

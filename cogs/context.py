@@ -8,7 +8,7 @@ once.
 from __future__ import annotations
 
 import io
-from typing import cast
+from typing import Any, cast
 
 import discord
 
@@ -60,8 +60,15 @@ async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str,
 
 
 async def board_image(
-    guild: discord.Guild | None, service: GameService, row: GameRow, state: GameState, name: str | None = None
+    guild: discord.Guild | None,
+    service: GameService,
+    row: GameRow,
+    state: GameState,
+    name: str | None = None,
+    *,
+    locale: Any = None,
 ) -> discord.File:
-    """The board of ``state`` as an attachment, drawn off the event loop, with the players' names."""
-    png = await service.render_board(row, state, await display_names(guild, row))
+    """The board of ``state`` as an attachment, drawn off the event loop, with the players' names and its words
+    in ``locale`` (the server's: a board reads the same wherever it is shown)."""
+    png = await service.render_board(row, state, await display_names(guild, row), locale)
     return discord.File(io.BytesIO(png), filename=name or f"{row.game}-{row.id}-{len(state.moves)}.png")

@@ -49,7 +49,7 @@ class IsaacCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=EN
         try:
             move = engine.placement_move(piece.value, at[:MAX_SQUARE_TEXT], direction.value)
         except IllegalMove as error:
-            raise UserError("That move is not legal: {reason}", reason=str(error)) from error
+            raise UserError("That move is not legal: {reason}", reason=error) from error
         await self.play_and_announce(interaction, game, move)
 
     @place.autocomplete("at")
@@ -94,7 +94,7 @@ class IsaacCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=EN
             try:
                 move = state.removal_move(piece[:MAX_SQUARE_TEXT], score)
             except IllegalMove as error:
-                raise UserError("That move is not legal: {reason}", reason=str(error)) from error
+                raise UserError("That move is not legal: {reason}", reason=error) from error
         await self.play_and_announce(interaction, row.id, move)
 
     @remove.autocomplete("piece")

@@ -82,7 +82,7 @@ async def games_page(interaction: discord.Interaction, scope: str, page: int) ->
             tr(
                 locale,
                 "**{title} #{id}**: {player0} vs {player1}, move {ply}, {turn} to play, in {where}",
-                title=present.title(row.game),
+                title=present.title(row.game, locale),
                 id=row.id,
                 player0=present.mention(row.players[0]),
                 player1=present.mention(row.players[1]),

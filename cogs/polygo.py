@@ -60,7 +60,7 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
                 try:
                     move = state.placement_from_anchor(at.strip()[:MAX_POINT_TEXT], turn.value if turn else 0, mirror)
                 except ValueError as error:
-                    raise UserError("That move is not legal: {reason}", reason=str(error)) from error
+                    raise UserError("That move is not legal: {reason}", reason=error) from error
         await self.play_and_announce(interaction, row.id, move)
 
     @place.autocomplete("stones")

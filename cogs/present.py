@@ -5,12 +5,14 @@ Public messages use the server's locale, private answers the member's own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import games
 from engines import GameState
 from games import Say
-from locales import N_, tr
+from locales import N_, option_name, tr
+from sessions.log import TAKEBACK
 from sessions.service import Ending, Finish, PlayedMove, Report
 from storage.database import GameRow
 
@@ -23,6 +25,33 @@ def title(game: str, locale: Any = None) -> str:
 
 def side_name(locale: Any, game: str, side: int) -> str:
     return tr(locale, games.find(game).sides[side])
+
+
+def options_text(locale: Any, game: str, options: Mapping[str, Any]) -> str:
+    """A game's chosen options as its readers name them ("size: 9x9", 「サイズ：9路盤」); empty for none."""
+    entries = {option.name: option for option in games.find(game).options} if game in games.names() else {}
+    parts = []
+    for key, value in options.items():
+        option = entries.get(key)
+        if option is None:  # an option the game no longer has: shown as stored
+            parts.append(f"{key}: {value}")
+            continue
+        label = next((label for label, choice in option.choices if choice == value), None)
+        parts.append(
+            tr(
+                locale,
+                "{option}: {value}",
+                option=option_name(locale, key),
+                value=tr(locale, label) if label else value,
+            )
+        )
+    return tr(locale, ", ").join(parts)
+
+
+def logged_move(locale: Any, move: str) -> str:
+    """An entry of a game's log as players read it: a move in the game's notation, or the words for a takeback
+    (an entry of the log, not a move of the game)."""
+    return tr(locale, "takeback") if move == TAKEBACK else move
 
 
 def mention(user_id: int) -> str:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from cogs import present
 from cogs.context import board_image, display_names, service_of
 from cogs.tree import answer_error
 from locales import N_, tr
@@ -81,9 +82,10 @@ async def position_message(
             id=row.id,
             ply=ply,
             total=len(moves),
-            move=moves[ply - 1],
+            move=present.logged_move(locale, moves[ply - 1]),
         )
-    file = await board_image(interaction.guild, service, row, state, f"{row.game}-{row.id}-replay-{ply}.png")
+    name = f"{row.game}-{row.id}-replay-{ply}.png"
+    file = await board_image(interaction.guild, service, row, state, name, locale=interaction.guild_locale)
     return text, file, replay_view(row.id, ply, len(moves), locale)
 
 
@@ -92,7 +94,7 @@ async def animation_file(interaction: discord.Interaction, row: GameRow) -> tupl
     service = service_of(interaction)
     names = await display_names(interaction.guild, row)
     states = await service.positions(row)
-    boards = [await service.render_board(row, state, names) for state in states]
+    boards = [await service.render_board(row, state, names, interaction.guild_locale) for state in states]
     labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
     gif = await asyncio.to_thread(animated_gif, boards, labels)
     return discord.File(io.BytesIO(gif), filename=f"{row.game}-{row.id}-replay.gif"), len(states)

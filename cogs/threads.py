@@ -38,8 +38,18 @@ PLAYED_IN = N_("The game was played in {thread}.")
 _told: set[int] = set()
 
 
-def thread_name(row: GameRow, names: tuple[str, str]) -> str:
-    return clip(f"{present.title(row.game)} #{row.id}: {names[0]} vs {names[1]}", THREAD_NAME_LIMIT)
+def thread_name(locale: Any, row: GameRow, names: tuple[str, str]) -> str:
+    return clip(
+        tr(
+            locale,
+            "{title} #{id}: {name0} vs {name1}",
+            title=present.title(row.game, locale),
+            id=row.id,
+            name0=names[0],
+            name1=names[1],
+        ),
+        THREAD_NAME_LIMIT,
+    )
 
 
 def header_text(locale: Any, row: GameRow, heading: str | None = None) -> str:
@@ -48,9 +58,16 @@ def header_text(locale: Any, row: GameRow, heading: str | None = None) -> str:
     mislead."""
     lines = [heading] if heading else []
     lines.append(
-        f"**{present.title(row.game)} #{row.id}**: {present.mention(row.players[0])} "
-        f"({present.side_name(locale, row.game, 0)}) vs {present.mention(row.players[1])} "
-        f"({present.side_name(locale, row.game, 1)})"
+        tr(
+            locale,
+            "**{title} #{id}**: {player0} ({side0}) vs {player1} ({side1})",
+            title=present.title(row.game, locale),
+            id=row.id,
+            player0=present.mention(row.players[0]),
+            side0=present.side_name(locale, row.game, 0),
+            player1=present.mention(row.players[1]),
+            side1=present.side_name(locale, row.game, 1),
+        )
     )
     if row.status == "finished" and row.scores is not None and row.result_reason is not None:
         finish = Finish(row.winner, row.result_reason, row.scores)
@@ -85,7 +102,7 @@ async def open_game_thread(interaction: discord.Interaction, report: Report) -> 
     row = report.row
     try:
         thread = await interaction.message.create_thread(
-            name=thread_name(row, await display_names(interaction.guild, row)),
+            name=thread_name(interaction.guild_locale, row, await display_names(interaction.guild, row)),
             auto_archive_duration=ARCHIVE_MINUTES,
         )
     except discord.Forbidden:  # the permissions changed, or a channel override the interaction did not show
@@ -100,7 +117,7 @@ async def open_game_thread(interaction: discord.Interaction, report: Report) -> 
         locale,
         "{player} accepted: {title} game #{id} begins!",
         player=f"<@{report.by}>",
-        title=present.title(row.game),
+        title=present.title(row.game, locale),
         id=row.id,
     )
     try:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from datetime import datetime
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from cogs.context import remember_members
+from engines import Phrase
 from locales import N_, tr
 from sessions.service import UserError
 
@@ -33,7 +35,13 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 def printable(value: Any) -> Any:
     """Text a member typed, fit to quote back: no control or direction-override characters that would garble
-    the answer around it, and never a mass mention."""
+    the answer around it, and never a mass mention. A nested message (an engine's refusal) is cleaned inside,
+    and stays translatable."""
+    template, params = getattr(value, "template", None), getattr(value, "params", None)
+    if isinstance(template, str) and isinstance(params, Mapping):
+        return Phrase(template, **{key: printable(inner) for key, inner in params.items()})
+    if isinstance(value, datetime):  # a moment: Discord shows it in each reader's language and time zone
+        return discord.utils.format_dt(value, "R")
     if not isinstance(value, str):
         return value
     shown = "".join(char for char in value if unicodedata.category(char) not in ("Cc", "Cf") or char == "\n")

@@ -9,13 +9,63 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, Self
 
 NAMES: tuple[str, ...] = ("iago", "isaac", "polygo")
 
 
-class IllegalMove(ValueError):
-    """A move that is not legal here; ``str(e)`` is a sentence a player understands."""
+class Phrase:
+    """Words a player reads, kept translatable: an English message (the catalogue's msgid) with ``{named}``
+    placeholders, and their values. A value may itself be a Phrase (a side name, a block name, a clause), so
+    the reader's language decides every word; ``str()`` is the English text."""
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.template.format(**self.params) if self.params else self.template
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Phrase) and (self.template, self.params) == (other.template, other.params)
+
+    __hash__ = None  # type: ignore[assignment]  # params may be mutable
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.template!r}, **{self.params!r})"
+
+
+class Refusal(ValueError):
+    """Something a player asked of a game that it refuses (a move, an option). ``template`` and ``params`` are
+    the reason as a :class:`Phrase`, for the bot to translate; ``str(e)`` is the English sentence."""
+
+    def __init__(self, template: str, /, **params: Any) -> None:
+        self.phrase = Phrase(template, **params)
+        super().__init__(str(self.phrase))
+
+    @property
+    def template(self) -> str:
+        return self.phrase.template
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.phrase.params
+
+    @classmethod
+    def because(cls, phrase: Phrase) -> Self:
+        """The refusal whose reason is ``phrase`` (built by a helper that explains)."""
+        return cls(phrase.template, **phrase.params)
+
+
+class IllegalMove(Refusal):
+    """A move that is not legal here; ``str(e)`` is a sentence a player understands, ``e.template`` and
+    ``e.params`` the same sentence for the catalogue: ``IllegalMove("There is no piece on {square}.",
+    square="c3")``. A template without placeholders is simply its own message."""
 
 
 class Result(NamedTuple):
@@ -60,4 +110,4 @@ def get(name: str) -> ModuleType:
     return importlib.import_module(f"engines.{name}")
 
 
-__all__ = ["NAMES", "Engine", "GameState", "IllegalMove", "Result", "get"]
+__all__ = ["NAMES", "Engine", "GameState", "IllegalMove", "Phrase", "Refusal", "Result", "get"]

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from engines import IllegalMove, Result
+from engines import IllegalMove, Phrase, Refusal, Result
 
 OPTIONS: dict[str, tuple[str, ...]] = {"variant": ("standard", "loose", "simple", "penalty")}
 SIDES = ("Dark", "Light")
@@ -193,10 +193,11 @@ def _parse(text: str) -> tuple[bool, str]:
     cell = squashed[len(_CALL) :] if is_call else squashed
     match = _CELL_RE.match(cell)
     if not match:
-        shown = text.strip() or "An empty move"
-        raise IllegalMove(f"{shown} is not a move: name a cell such as E5.")
+        if not text.strip():
+            raise IllegalMove("An empty move is not a move: name a cell such as E5.")
+        raise IllegalMove("{move} is not a move: name a cell such as E5.", move=text.strip())
     if cell not in _INDEX:
-        raise IllegalMove(f"{cell} is not a cell on the board.")
+        raise IllegalMove("{cell} is not a cell on the board.", cell=cell)
     return is_call, cell
 
 
@@ -207,7 +208,9 @@ def _canonical(is_call: bool, cell: str) -> str:
 def _check_variant(variant: Any) -> str:
     allowed = OPTIONS["variant"]
     if variant not in allowed:
-        raise ValueError(f"Unknown variant {variant!r}: choose one of {', '.join(allowed)}.")
+        raise Refusal(
+            "Unknown variant {variant}: choose one of {allowed}.", variant=repr(variant), allowed=", ".join(allowed)
+        )
     return variant
 
 
@@ -253,7 +256,7 @@ class IagoGame:
         canonical = _canonical(is_call, cell)
         self._cached_legal()
         if canonical not in self._legal_set:
-            raise IllegalMove(self._explain(is_call, cell))
+            raise IllegalMove.because(self._explain(is_call, cell))
         self._place(_INDEX[cell], is_call)
         self.moves.append(canonical)
 
@@ -396,32 +399,41 @@ class IagoGame:
             self.call_owed = False
         self._legal = None
 
-    def _explain(self, is_call: bool, cell: str) -> str:
+    def _explain(self, is_call: bool, cell: str) -> Phrase:
         """Why a parsed move that is not in legal_moves() is refused, in a player's words."""
         if self._over:
-            return "The game is over."
+            return Phrase("The game is over.")
         i = _INDEX[cell]
         if self._board[i] != EMPTY:
-            return f"{cell} is not empty."
+            return Phrase("{cell} is not empty.", cell=cell)
         if is_call:
             if self.variant != "penalty":
-                return "Calls are only part of the penalty variant."
-            return "There is nothing to call: the last placement followed the capture rule."
+                return Phrase("Calls are only part of the penalty variant.")
+            return Phrase("There is nothing to call: the last placement followed the capture rule.")
         if self.variant in ("standard", "simple"):
             best, forced = _forced_cells(self._board, self._turn)
             if best:
-                disks = "disk" if best == 1 else "disks"
                 choices = ", ".join(CELLS[j] for j in forced)
-                return f"You must capture {best} {disks}: play one of {choices}."
-        flip = "capture" if self.variant == "simple" else "capture or release"
+                if best == 1:
+                    return Phrase("You must capture 1 disk: play one of {choices}.", choices=choices)
+                return Phrase("You must capture {count} disks: play one of {choices}.", count=best, choices=choices)
+        simple = self.variant == "simple"
         if cell == CENTRE:
-            reason = f"{cell} is the centre: you may place there only to {flip}."
+            reason = (
+                Phrase("{cell} is the centre: you may place there only to capture.", cell=cell)
+                if simple
+                else Phrase("{cell} is the centre: you may place there only to capture or release.", cell=cell)
+            )
         elif cell in OUTER:
-            reason = f"{cell} is on the outer ring: you may place there only to {flip}."
+            reason = (
+                Phrase("{cell} is on the outer ring: you may place there only to capture.", cell=cell)
+                if simple
+                else Phrase("{cell} is on the outer ring: you may place there only to capture or release.", cell=cell)
+            )
         else:
-            reason = f"{cell} is not a legal move here."
+            reason = Phrase("{cell} is not a legal move here.", cell=cell)
         if self.call_owed:
-            reason += f" You are owed a call, so you may play call {cell}."
+            return Phrase("{reason} You are owed a call, so you may play call {cell}.", reason=reason, cell=cell)
         return reason
 
     @classmethod
@@ -447,7 +459,11 @@ def _inner_full(board: list[int]) -> bool:
 def new_game(**options: Any) -> IagoGame:
     for key in options:
         if key not in OPTIONS:
-            raise ValueError(f"Unknown option {key!r}: the allowed options are {', '.join(OPTIONS)}.")
+            raise Refusal(
+                "Unknown option {option}: the allowed options are {allowed}.",
+                option=repr(key),
+                allowed=", ".join(OPTIONS),
+            )
     return IagoGame(_check_variant(options.get("variant", OPTIONS["variant"][0])))
 
 

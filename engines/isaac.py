@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engines import IllegalMove, Result
+from engines import IllegalMove, Phrase, Refusal, Result
 
 OPTIONS: dict[str, tuple] = {}
 SIDES = ("Black", "White")
@@ -77,7 +77,9 @@ _SCORE_RE = re.compile(r"0|[1-9]\d*")
 def square_name(file: int, rank: int) -> str:
     """The name of the square at ``file`` 0..9 (a..j) and ``rank`` 1..10."""
     if not (0 <= file < SIZE and 1 <= rank <= SIZE):
-        raise IllegalMove(f"There is no square at file {file}, rank {rank}: the board is a1 to j10.")
+        raise IllegalMove(
+            "There is no square at file {file}, rank {rank}: the board is a1 to j10.", file=file, rank=rank
+        )
     return f"{FILES[file]}{rank}"
 
 
@@ -90,7 +92,7 @@ def _parse_square(text: str) -> int:
     cleaned = text.strip().lower()
     match = _SQUARE_RE.fullmatch(cleaned)
     if match is None:
-        raise IllegalMove(f"'{text.strip()}' is not a square: squares go from a1 to j10.")
+        raise IllegalMove("'{text}' is not a square: squares go from a1 to j10.", text=text.strip())
     return (int(match.group(2)) - 1) * SIZE + FILES.index(match.group(1))
 
 
@@ -166,12 +168,12 @@ def _span_between(a: str, b: str) -> _Span:
     ia, ib = _parse_square(a), _parse_square(b)
     (ra, fa), (rb, fb) = divmod(ia, SIZE), divmod(ib, SIZE)
     if ra != rb and fa != fb:
-        raise IllegalMove(f"{a}-{b} is not a straight line: a piece lies along one rank or one file.")
+        raise IllegalMove("{a}-{b} is not a straight line: a piece lies along one rank or one file.", a=a, b=b)
     if ia > ib:
-        raise IllegalMove(f"Write the lower end first: {b}-{a}.")
+        raise IllegalMove("Write the lower end first: {b}-{a}.", a=a, b=b)
     length = (fb - fa if ra == rb else rb - ra) + 1
     if length not in VALUES:
-        raise IllegalMove(f"Pieces are 3 to 7 squares long, and {a}-{b} covers {length}.")
+        raise IllegalMove("Pieces are 3 to 7 squares long, and {a}-{b} covers {length}.", a=a, b=b, length=length)
     return _SPANS[f"{a}-{b}"]
 
 
@@ -184,7 +186,7 @@ def span_length(span: str) -> int:
 def placement_move(length: int, at: str, direction: str) -> str:
     """The canonical placement of a ``length`` piece whose lower/left end is ``at``, going right or up."""
     if length not in VALUES:
-        raise IllegalMove(f"Pieces are 3 to 7 squares long, not {length}.")
+        raise IllegalMove("Pieces are 3 to 7 squares long, not {length}.", length=length)
     start = _parse_square(at)
     rank, file = divmod(start, SIZE)
     way = direction.strip().lower()
@@ -193,9 +195,15 @@ def placement_move(length: int, at: str, direction: str) -> str:
     elif way == "up":
         end_file, end_rank = file, rank + length - 1
     else:
-        raise IllegalMove(f"Direction '{direction.strip()}' is not right or up.")
+        raise IllegalMove("Direction '{direction}' is not right or up.", direction=direction.strip())
     if end_file >= SIZE or end_rank >= SIZE:
-        raise IllegalMove(f"A piece of length {length} from {_index_name(start)} going {way} would leave the board.")
+        going = Phrase("right") if way == "right" else Phrase("up")
+        raise IllegalMove(
+            "A piece of length {length} from {square} going {way} would leave the board.",
+            length=length,
+            square=_index_name(start),
+            way=going,
+        )
     return f"{_index_name(start)}-{square_name(end_file, end_rank + 1)}"
 
 
@@ -207,8 +215,10 @@ def _normalize(move: str) -> str:
     return text
 
 
-def _score_range(low: int, high: int) -> str:
-    return f"your score must stay {low}" if low == high else f"choose {low} to {high}"
+def _score_range(low: int, high: int) -> Phrase:
+    if low == high:
+        return Phrase("your score must stay {low}", low=low)
+    return Phrase("choose {low} to {high}", low=low, high=high)
 
 
 # --- the game ------------------------------------------------------------------------------------------
@@ -299,11 +309,11 @@ class IsaacGame:
             a, b = text.split("-")
             name = _span_between(a, b).name
             if name not in self._owner:
-                raise IllegalMove(f"There is no piece on {name}.")
+                raise IllegalMove("There is no piece on {square}.", square=name)
         else:
             found = self.piece_at(text)
             if found is None:
-                raise IllegalMove(f"There is no piece on {text}.")
+                raise IllegalMove("There is no piece on {square}.", square=text)
             name = found[0]
         return self._points(_SPANS[name])
 
@@ -327,7 +337,7 @@ class IsaacGame:
         else:
             found = self.piece_at(text)
             if found is None:
-                raise IllegalMove(f"There is no piece on {text}.")
+                raise IllegalMove("There is no piece on {square}.", square=text)
             span = found[0]
         if score is None:
             if self._phase == SCORING and span in (best := self.best_removals()):
@@ -435,8 +445,8 @@ class IsaacGame:
             span = _span_between(remove.group(1), remove.group(2))
             return ("remove", self._check_removal(span, remove.group(3)))
         raise IllegalMove(
-            f"I don't understand '{str(raw).strip()}': write a placement like c3-g3, "
-            "a removal like x c3-g3 30, or pass."
+            "I don't understand '{move}': write a placement like c3-g3, a removal like x c3-g3 30, or pass.",
+            move=str(raw).strip(),
         )
 
     def _check_placement(self, span: _Span) -> _Span:
@@ -444,9 +454,9 @@ class IsaacGame:
             raise IllegalMove("It is the scoring phase: remove one of your pieces, e.g. x c3-g3 12.")
         assert self._turn is not None
         if not self._hand[self._turn][span.length]:
-            raise IllegalMove(f"You have no piece of length {span.length} left.")
+            raise IllegalMove("You have no piece of length {length} left.", length=span.length)
         if self._occ & span.mask:
-            raise IllegalMove(f"{span.name} covers a square that is not empty.")
+            raise IllegalMove("{piece} covers a square that is not empty.", piece=span.name)
         return span
 
     def _check_removal(self, span: _Span, score_text: str | None) -> tuple[_Span, int]:
@@ -457,28 +467,39 @@ class IsaacGame:
         owner = self._owner.get(span.name)
         if owner is None:
             if self._occ & span.mask:
-                raise IllegalMove(f"No piece lies exactly on {span.name}.")
-            raise IllegalMove(f"There is no piece on {span.name}.")
+                raise IllegalMove("No piece lies exactly on {piece}.", piece=span.name)
+            raise IllegalMove("There is no piece on {square}.", square=span.name)
         if owner != player:
-            raise IllegalMove(f"{span.name} is {SIDES[owner]}'s piece: remove one of your own.")
+            raise IllegalMove(
+                "{piece} is {side}'s piece: remove one of your own.", piece=span.name, side=Phrase(SIDES[owner])
+            )
         minimum = self.min_removal_length(player)
         if span.length < minimum:
-            raise IllegalMove(f"You must remove a piece at least {minimum} squares long.")
+            raise IllegalMove("You must remove a piece at least {minimum} squares long.", minimum=minimum)
         if span.mask & self._counter_mask():
-            raise IllegalMove(f"{span.name} lies under a score counter, so it cannot be removed.")
+            raise IllegalMove("{piece} lies under a score counter, so it cannot be removed.", piece=span.name)
         current = self._scores[player]
         high = current + self._points(span)
         if score_text is None:
-            raise IllegalMove(f"Give your counter's new score too: x {span.name} N, {_score_range(current, high)}.")
+            raise IllegalMove(
+                "Give your counter's new score too: x {piece} N, {scores}.",
+                piece=span.name,
+                scores=_score_range(current, high),
+            )
         if not _SCORE_RE.fullmatch(score_text):
-            raise IllegalMove(f"'{score_text}' is not a score: write a whole number like {high}.")
+            raise IllegalMove("'{text}' is not a score: write a whole number like {high}.", text=score_text, high=high)
         score = int(score_text)
         if not current <= score <= high:
-            raise IllegalMove(f"Score {score} is out of reach: {_score_range(current, high)}.")
+            raise IllegalMove(
+                "Score {score} is out of reach: {scores}.", score=score, scores=_score_range(current, high)
+            )
         if score == 99 - self._scores[1 - player]:
-            other = SIDES[1 - player]
-            square = self.counter_square(1 - player)
-            raise IllegalMove(f"Score {score} would put your counter on {other}'s counter (square {square}).")
+            raise IllegalMove(
+                "Score {score} would put your counter on {side}'s counter (square {square}).",
+                score=score,
+                side=Phrase(SIDES[1 - player]),
+                square=self.counter_square(1 - player),
+            )
         return span, score
 
     def _apply(self, checked: tuple[str, Any]) -> None:
@@ -638,7 +659,7 @@ Game = IsaacGame
 
 def new_game(**options: Any) -> IsaacGame:
     if options:
-        raise ValueError(f"ISAAC takes no options (got {', '.join(sorted(options))}).")
+        raise Refusal("ISAAC takes no options (got {options}).", options=", ".join(sorted(options)))
     return IsaacGame()
 
 

@@ -39,7 +39,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, NamedTuple
 
-from engines import IllegalMove, Result
+from engines import IllegalMove, Phrase, Refusal, Result
 
 SIDES: tuple[str, str] = ("Black", "White")
 
@@ -102,7 +102,7 @@ def parse_point(name: str) -> tuple[int, int]:
     text = name.strip().upper()
     match = re.fullmatch(r"([A-Z])\s*(\d{1,2})", text)
     if not match or match.group(1) not in COLUMNS or not 1 <= int(match.group(2)) <= len(COLUMNS):
-        raise IllegalMove(f"'{name.strip()}' is not a point name (columns A-T without I, rows 1-19).")
+        raise IllegalMove("'{text}' is not a point name (columns A-T without I, rows 1-19).", text=name.strip())
     return COLUMNS.index(match.group(1)), int(match.group(2)) - 1
 
 
@@ -436,7 +436,7 @@ class PolygoGame:
     def stone(self, point: str | tuple[int, int]) -> int | None:
         col, row = self._parse_on_board(point) if isinstance(point, str) else point
         if not (0 <= col < self.size and 0 <= row < self.size):
-            raise IllegalMove(f"({col}, {row}) is not on the {self.size}x{self.size} board.")
+            raise IllegalMove("({col}, {row}) is not on the {board} board.", col=col, row=row, board=self._board_name())
         bit = self._geo.bit(col, row)
         if self._stones[0] & bit:
             return 0
@@ -494,7 +494,7 @@ class PolygoGame:
         """
         face = self.die
         if face is None:
-            raise IllegalMove(self._not_placing_message())
+            raise IllegalMove.because(self._not_placing_message())
         try:
             degrees = int(str(turn).strip())
         except ValueError:
@@ -504,14 +504,16 @@ class PolygoGame:
         shapes = BLOCKS[face][1]
         if mirror and len(shapes) < 2:
             raise IllegalMove(
-                f"A {face} gives {BLOCKS[face][0]}, which has no mirror image to choose; only 5 and 6 do."
+                "A {face} gives {block}, which has no mirror image to choose; only 5 and 6 do.",
+                face=face,
+                block=Phrase(BLOCKS[face][0]),
             )
         shape = _rotate(shapes[1 if mirror else 0], degrees)
         anchor_col, anchor_row = min(shape, key=lambda point: (point[1], point[0]))
         col, row = self._parse_on_board(at)
         points = [(col + dc - anchor_col, row + dr - anchor_row) for dc, dr in shape]
         if any(not (0 <= c < self.size and 0 <= r < self.size) for c, r in points):
-            raise IllegalMove(f"That block anchored at {point_name(col, row)} would leave the board.")
+            raise IllegalMove("That block anchored at {point} would leave the board.", point=point_name(col, row))
         return _canonical(points)
 
     # ---- moves
@@ -564,28 +566,36 @@ class PolygoGame:
         compact = text.replace(" ", "").upper()
         tokens = _PLACEMENT_TOKEN.findall(compact)
         if not tokens or "".join(tokens) != compact:
-            raise IllegalMove(f"Name the points of your block, e.g. 'D4 D5 E5' ({name}).")
+            raise IllegalMove("Name the points of your block, e.g. 'D4 D5 E5' ({block}).", block=Phrase(name))
         points = [self._parse_on_board(token) for token in tokens]
         if len(set(points)) != len(points):
             raise IllegalMove("Each point of the block may be listed only once.")
         stones = len(BLOCKS[face][1][0])
         if len(points) != stones:
-            raise IllegalMove(f"The rolled block ({name}) has {stones} stones; you listed {len(points)}.")
+            raise IllegalMove(
+                "The rolled block ({block}) has {stones} stones; you listed {listed}.",
+                block=Phrase(name),
+                stones=stones,
+                listed=len(points),
+            )
         canonical = _canonical(points)
         mask = self._geo.lookup[face].get(canonical)
         if mask is None:
-            raise IllegalMove(f"Those points do not form the rolled block ({name}).")
+            raise IllegalMove("Those points do not form the rolled block ({block}).", block=Phrase(name))
         taken = mask & (self._stones[0] | self._stones[1])
         if taken:
             names = [point_name(c, r) for c, r in sorted(self._geo.points_of(taken))]
-            verb = "is" if len(names) == 1 else "are"
-            raise IllegalMove(f"{' and '.join(names)} {verb} already taken.")
+            if len(names) == 1:
+                raise IllegalMove("{point} is already taken.", point=names[0])
+            raise IllegalMove("{points} are already taken.", points=", ".join(names))
         return mask, canonical
 
     def _parse_on_board(self, token: str) -> tuple[int, int]:
         col, row = parse_point(token)
         if col >= self.size or row >= self.size:
-            raise IllegalMove(f"{point_name(col, row)} is not on the {self.size}x{self.size} board.")
+            raise IllegalMove(
+                "{point} is not on the {board} board.", point=point_name(col, row), board=self._board_name()
+            )
         return col, row
 
     # ---- turn flow
@@ -673,12 +683,16 @@ class PolygoGame:
             return [f"roll {n}" for n in range(1, 7)]
         return self._fitting() or ["pass"]
 
-    def _not_placing_message(self) -> str:
+    def _board_name(self) -> Phrase:
+        """The board as players name it ("9x9"): the same words as the size option's labels."""
+        return Phrase(f"{self.size}x{self.size}")
+
+    def _not_placing_message(self) -> Phrase:
         if self._phase == _OVER:
-            return "The game is over."
+            return Phrase("The game is over.")
         if self._phase == _OPEN:
-            return "The opening dice have not been rolled yet."
-        return "Roll the die first."
+            return Phrase("The opening dice have not been rolled yet.")
+        return Phrase("Roll the die first.")
 
 
 # ------------------------------------------------------------------------------------------ module API
@@ -691,14 +705,18 @@ def _parse_size(value: Any) -> int:
     except ValueError:
         size = -1
     if isinstance(value, bool) or size not in allowed:
-        raise ValueError(f"size must be one of {', '.join(map(str, allowed))}; got {value!r}.")
+        raise Refusal(
+            "size must be one of {allowed}; got {value}.", allowed=", ".join(map(str, allowed)), value=repr(value)
+        )
     return size
 
 
 def new_game(**options: Any) -> PolygoGame:
     unknown = set(options) - set(OPTIONS)
     if unknown:
-        raise ValueError(f"Unknown option {', '.join(sorted(unknown))}; Polygo takes only size (19, 13 or 9).")
+        raise Refusal(
+            "Unknown option {options}; Polygo takes only size (19, 13 or 9).", options=", ".join(sorted(unknown))
+        )
     return PolygoGame(_parse_size(options.get("size", 19)))
 
 

@@ -83,7 +83,7 @@ class GameEntry:
     rules: tuple[str, ...]  # the /<game> rules summary, one msgid per line
     reasons: Mapping[str, str]  # each ``Result.reason`` with a winner -> message with {winner} / {loser}
     engine: Engine
-    renderer: str  # import path of a module with ``render(state, names) -> bytes``
+    renderer: str  # import path of a module with ``render(state, names, language="en") -> bytes``
     draw_reasons: Mapping[str, str] = field(default_factory=dict)  # each ``Result.reason`` of a draw -> message
     options: tuple[Option, ...] = ()
     cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one
@@ -93,8 +93,9 @@ class GameEntry:
     def new_game(self, **options: Any) -> GameState:
         return self.engine.new_game(**options)
 
-    def render(self, state: GameState, names: tuple[str, str]) -> bytes:
-        return _module(self.renderer).render(state, names)
+    def render(self, state: GameState, names: tuple[str, str], language: str = "en") -> bytes:
+        """The board image, its words in ``language`` (a supported language, see ``locales.language_of``)."""
+        return _module(self.renderer).render(state, names, language)
 
     def messages(self) -> Iterator[str]:
         """Every catalogue msgid this entry declares, for the translation checks."""

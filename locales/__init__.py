@@ -9,6 +9,7 @@ with the standard library's :class:`gettext.GNUTranslations`, which also applies
 from __future__ import annotations
 
 import gettext
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -49,14 +50,38 @@ def N_(message: str) -> str:
     return message
 
 
+# The msgctxt of a command option's name ("opponent"): a name follows Discord's rules (one word, 1-32
+# characters), so it is kept apart from the same English word in a sentence.
+OPTION_NAME = "option name"
+
+
+def context_key(context: str, message: str) -> str:
+    """How gettext keys a message with a context, as :func:`catalogue` lists it."""
+    return f"{context}\x04{message}"
+
+
+def option_name(locale: Any, name: str) -> str:
+    """A command option's name as ``locale``'s members see it in Discord's client (``相手`` for opponent)."""
+    return translations(language_of(locale)).pgettext(OPTION_NAME, name)
+
+
+def words(locale: Any, value: Any) -> Any:
+    """A placeholder's value for ``locale``: a nested message (anything with a ``template`` msgid and its
+    ``params``, such as an engine's ``Phrase`` or ``IllegalMove``) is translated too; other values are kept."""
+    template, params = getattr(value, "template", None), getattr(value, "params", None)
+    if isinstance(template, str) and isinstance(params, Mapping):
+        return tr(locale, template, **params)
+    return value
+
+
 def tr(locale: Any, message: str, **params: Any) -> str:
-    """Translate ``message`` for ``locale`` and fill in its placeholders."""
+    """Translate ``message`` for ``locale`` and fill in its placeholders, translating nested messages."""
     text = translations(language_of(locale)).gettext(message)
-    return text.format(**params) if params else text
+    return text.format(**{key: words(locale, value) for key, value in params.items()}) if params else text
 
 
 def ntr(locale: Any, singular: str, plural: str, count: int, **params: Any) -> str:
     """Translate a message that depends on a number (``"{count} game"`` / ``"{count} games"``) with the plural
     rule of ``locale``'s language, and fill in ``count`` and the other placeholders."""
     text = translations(language_of(locale)).ngettext(singular, plural, count)
-    return text.format(count=count, **params)
+    return text.format(count=count, **{key: words(locale, value) for key, value in params.items()})

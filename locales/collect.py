@@ -12,12 +12,22 @@ from babel.messages.extract import extract_from_dir
 from discord import app_commands
 
 import games
-from locales import catalogue
+from locales import OPTION_NAME, catalogue, context_key
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_DIRS = ("cogs", "sessions", "games")
-# tr(locale, message, ...) takes the message second; the others take it first.
-KEYWORDS = {"tr": (2,), "ntr": (2, 3), "N_": None, "UserError": None, "send_private": (2,)}
+SOURCE_DIRS = ("cogs", "sessions", "games", "engines", "render")
+# tr(locale, message, ...) takes the message second; the others take it first. The engines' refusals and
+# phrases are msgids too: they are translated where a player reads them.
+KEYWORDS = {
+    "tr": (2,),
+    "ntr": (2, 3),
+    "N_": None,
+    "UserError": None,
+    "send_private": (2,),
+    "IllegalMove": None,
+    "Refusal": None,
+    "Phrase": None,
+}
 
 
 def source_messages() -> set[str]:
@@ -42,6 +52,7 @@ def _command_strings(command: app_commands.Command | app_commands.Group) -> Iter
             yield from _command_strings(child)
         return
     for parameter in command.parameters:
+        yield context_key(OPTION_NAME, parameter.name)
         if parameter.description and str(parameter.description) != "…":
             yield str(parameter.description)
         for choice in parameter.choices:
@@ -50,7 +61,8 @@ def _command_strings(command: app_commands.Command | app_commands.Group) -> Iter
 
 
 def command_messages(tree: app_commands.CommandTree) -> set[str]:
-    """Descriptions and choice names, which the Translator localises for Discord's client."""
+    """Descriptions, option names (keyed with their context) and choice names, which the Translator localises
+    for Discord's client."""
     return {text for command in tree.get_commands() for text in _command_strings(command)}
 
 

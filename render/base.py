@@ -7,11 +7,15 @@ import neither discord nor the database.
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from locales import tr
 
 # Okabe-Ito inspired palette: the two sides differ in lightness as well as hue, so the board
 # still reads in greyscale and for the common colour-vision deficiencies.
@@ -29,9 +33,12 @@ HEADER_HEIGHT = 56
 MARGIN = 16
 
 
-# Tried in order; Pillow's bundled font (Latin letters only) is the last resort, so rendering never
-# depends on what a machine has installed, but a common system font gives accents and kana.
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+# The bundled subset of Noto Sans CJK JP comes first, so a board looks the same on every machine and Japanese
+# names draw wherever the bot runs (render/fonts/README.md). The system fonts are only there if the files are
+# missing; Pillow's own font (Latin letters only) is the last resort.
 FONT_CANDIDATES = (
+    FONT_DIR / "NotoSansCJKjp-Regular.subset.otf",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/TTF/DejaVuSans.ttf",
@@ -39,6 +46,7 @@ FONT_CANDIDATES = (
     "C:/Windows/Fonts/arial.ttf",
 )
 BOLD_FONT_CANDIDATES = (
+    FONT_DIR / "NotoSansCJKjp-Bold.subset.otf",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
     "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
@@ -48,9 +56,10 @@ BOLD_FONT_CANDIDATES = (
 
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The board font at ``size`` px, loaded once per size and weight."""
     for path in BOLD_FONT_CANDIDATES if bold else FONT_CANDIDATES:
         try:
-            return ImageFont.truetype(path, size)
+            return ImageFont.truetype(str(path), size)
         except OSError:
             continue
     return ImageFont.load_default(size=size)
@@ -70,9 +79,23 @@ def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDra
     return image, ImageDraw.Draw(image)
 
 
+def _columns(char: str) -> int:
+    """Kana, kanji and full-width forms take about two Latin letters' width."""
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
 def fit_text(text: str, max_chars: int) -> str:
-    """Shorten a display name so that it never runs over the header."""
-    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
+    """Shorten a display name so that it never runs over the header: ``max_chars`` Latin letters, a wide
+    (Japanese) character counting as two."""
+    if sum(map(_columns, text)) <= max_chars:
+        return text
+    kept, used = [], 1  # room for the ellipsis
+    for char in text:
+        used += _columns(char)
+        if used > max_chars:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
 
 
 def draw_header(
@@ -114,10 +137,18 @@ def _has_glyph(char: str) -> bool:
     return char.isspace() or bytes(font(20).getmask(char)) != _missing_glyph()
 
 
-def displayable(text: str) -> str:
-    """Replace characters the bundled font cannot draw, so a name never shows as empty boxes."""
+def displayable(text: str, fallback: str = "Player") -> str:
+    """Replace characters the board font cannot draw (outside its subset) by "?", so a name never shows as empty
+    boxes; a name with nothing left to show becomes ``fallback``."""
     shown = "".join(char if _has_glyph(char) else "?" for char in text).strip()
-    return shown if shown.strip("?") else "Player"
+    return shown if shown.strip("?") else fallback
+
+
+def shown_names(names: tuple[str, str], language: str = "en") -> tuple[str, str]:
+    """The players' names as a board draws them, a name of undrawable characters only as "Player" in
+    ``language``."""
+    fallback = tr(language, "Player")
+    return displayable(names[0], fallback), displayable(names[1], fallback)
 
 
 RGB = tuple[int, int, int]

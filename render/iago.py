@@ -14,6 +14,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from engines import iago
+from locales import N_, tr
 from render.base import (
     BACKGROUND,
     BASE_COLOURS,
@@ -35,6 +36,7 @@ from render.base import (
     fixed_palette,
     font,
     new_canvas,
+    shown_names,
     to_png,
 )
 
@@ -262,30 +264,41 @@ def _legal_cells(game: iago.IagoGame) -> list[str]:
     return [move for move in game.legal_moves() if not move.startswith("call")]
 
 
-def _status(game: iago.IagoGame) -> str:
+# Variant names as the status line shows them (the challenge option's labels explain them at length).
+VARIANTS = {"standard": N_("standard"), "loose": N_("loose"), "simple": N_("simple"), "penalty": N_("penalty")}
+COLUMNS = ((N_("Inner"), 330), (N_("Outer"), 450), (N_("Captives"), 570), (N_("Score"), 740))
+
+
+def status(game: iago.IagoGame, language: str = "en") -> str:
+    """The header's status line: the move to play, or the result, and the variant."""
+    variant = tr(language, VARIANTS[game.variant])
     if not game.is_over:
-        return f"Move {len(game.moves) + 1} · {game.variant}"
+        return tr(language, "Move {number} · {variant}", number=len(game.moves) + 1, variant=variant)
     result = game.result()
-    winner = iago.SIDES[result.winner] if result.winner is not None else "Nobody"
-    how = " on the centre" if result.reason == "centre" else ""
-    return f"{winner} wins{how} {result.scores[0]}–{result.scores[1]} · {game.variant}"
+    scores = {"score0": result.scores[0], "score1": result.scores[1], "variant": variant}
+    if result.winner is None:
+        return tr(language, "Draw {score0}–{score1} · {variant}", **scores)
+    winner = tr(language, iago.SIDES[result.winner])
+    if result.reason == "centre":
+        return tr(language, "{winner} wins on the centre {score0}–{score1} · {variant}", winner=winner, **scores)
+    return tr(language, "{winner} wins {score0}–{score1} · {variant}", winner=winner, **scores)
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, game: iago.IagoGame, names: tuple[str, str]) -> None:
+def _draw_panel(draw: ImageDraw.ImageDraw, game: iago.IagoGame, names: tuple[str, str], language: str) -> None:
     top = PANEL_TOP
     draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, top + PANEL_HEIGHT), radius=12, fill=PANEL)
     counts = game.area_counts()
     scores = game.scores()
     simple = game.variant == "simple"
-    columns = [("Inner", 330), ("Outer", 450), ("Captives", 570), ("Score", 740)]
+    columns = COLUMNS
     head_font, body_font, score_font = font(17), font(22), font(24, bold=True)
     for title, x in columns:
-        draw.text((x, top + 20), title, fill=MUTED, font=head_font, anchor="mm")
+        draw.text((x, top + 20), tr(language, title), fill=MUTED, font=head_font, anchor="mm")
     for side in (0, 1):
         y = top + 56 + side * 38
         colour = DARK_PIECE if side == 0 else LIGHT_PIECE
         draw.ellipse((MARGIN + 16, y - 12, MARGIN + 40, y + 12), fill=colour, outline=INK, width=2)
-        label = f"{iago.SIDES[side]}  {_short(names[side])}"
+        label = f"{tr(language, iago.SIDES[side])}  {_short(names[side])}"
         draw.text((MARGIN + 52, y), label, fill=INK, font=body_font, anchor="lm")
         inner, outer = counts["inner"][side], counts["outer"][side]
         values = (inner, outer, counts["captives"][side])
@@ -293,17 +306,18 @@ def _draw_panel(draw: ImageDraw.ImageDraw, game: iago.IagoGame, names: tuple[str
             draw.text((x, y), str(value), fill=INK, font=body_font, anchor="mm")
         formula = "" if simple else f"{max(inner, 1)} × {max(outer, 1)} = "
         draw.text((columns[3][1], y), f"{formula}{scores[side]}", fill=INK, font=score_font, anchor="mm")
-    note = _note(game)
+    note = note_text(game, language)
     if note:
         draw.text((MARGIN + 16, top + 134), note, fill=HIGHLIGHT, font=font(19, bold=True), anchor="lm")
 
 
-def _note(game: iago.IagoGame) -> str:
+def note_text(game: iago.IagoGame, language: str = "en") -> str:
+    """The panel's note on what the player to move must do, if anything beyond an ordinary move."""
     if game.call_owed:
-        return "A call is owed: you may play call <cell> on any empty cell."
+        return tr(language, "A call is owed: you may play call <cell> on any empty cell.")
     forced = game.forced_capture()
     if forced and game.variant in ("standard", "simple"):
-        return f"Capture required: the most disks you can take is {forced}."
+        return tr(language, "Capture required: the most disks you can take is {count}.", count=forced)
     return ""
 
 
@@ -311,13 +325,15 @@ def _short(name: str) -> str:
     return fit_text(displayable(name), 14)
 
 
-def render(game: iago.IagoGame, names: tuple[str, str]) -> bytes:
-    """PNG of the board, the player to move and both scores; reads the game and never changes it."""
+def render(game: iago.IagoGame, names: tuple[str, str], language: str = "en") -> bytes:
+    """PNG of the board, the player to move and both scores, its words in ``language``; reads the game and never
+    changes it."""
+    names = shown_names(names, language)
     image, draw = new_canvas(WIDTH, HEIGHT)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
-    draw_header(draw, WIDTH, sides, game.turn, _status(game))
+    draw_header(draw, WIDTH, sides, game.turn, status(game, language))
     image.paste(_draw_board(game), (0, BOARD_TOP))
-    _draw_panel(draw, game, names)
+    _draw_panel(draw, game, names, language)
     return to_png(image, PALETTE)
 
 

@@ -12,6 +12,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from engines import isaac
+from locales import tr
 from render.base import (
     BASE_COLOURS,
     BASE_EDGES,
@@ -31,6 +32,7 @@ from render.base import (
     fixed_palette,
     font,
     new_canvas,
+    shown_names,
     to_png,
 )
 
@@ -202,26 +204,47 @@ def _draw_counters(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame) -> None:
         draw.text((cx, cy), str(scores[player]), fill=PIECE_TEXT[player], font=font(17, True), anchor="mm")
 
 
-def _status(game: isaac.IsaacGame) -> str:
+def status(game: isaac.IsaacGame, language: str = "en") -> str:
+    """The header's status line: the phase and who acts, or the result."""
     if game.is_over:
         result = game.result()
-        how = "" if result.reason == "score" else " on tie-break"
         black, white = result.scores
-        return f"Game over · {isaac.SIDES[result.winner or 0]} wins{how} {black}–{white}"
-    action = "to place" if game.phase == isaac.PLACEMENT else "to remove"
-    return f"{game.phase.capitalize()} · {isaac.SIDES[game.turn or 0]} {action}"
+        winner = tr(language, isaac.SIDES[result.winner or 0])
+        if result.reason == "score":
+            return tr(
+                language, "Game over · {winner} wins {score0}–{score1}", winner=winner, score0=black, score1=white
+            )
+        return tr(
+            language,
+            "Game over · {winner} wins on tie-break {score0}–{score1}",
+            winner=winner,
+            score0=black,
+            score1=white,
+        )
+    side = tr(language, isaac.SIDES[game.turn or 0])
+    if game.phase == isaac.PLACEMENT:
+        return tr(language, "Placement · {side} to place", side=side)
+    return tr(language, "Scoring · {side} to remove", side=side)
 
 
-def _player_panel(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, player: int, name: str, top: float) -> float:
+def _player_panel(
+    draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, player: int, name: str, top: float, language: str
+) -> float:
     """One player's block in the side panel; returns the y below it."""
     x = PANEL_X + 12
     draw.ellipse((x, top + 2, x + 22, top + 24), fill=PIECE_FILL[player], outline=INK, width=2)
     draw.text((x + 30, top + 13), fit_text(displayable(name), 16), fill=INK, font=font(18, True), anchor="lm")
     y = top + 34
     if game.phase != isaac.PLACEMENT:
-        draw.text((x, y), f"Score {game.scores()[player]}", fill=INK, font=font(22, True), anchor="lt")
+        draw.text(
+            (x, y),
+            tr(language, "Score {score}", score=game.scores()[player]),
+            fill=INK,
+            font=font(22, True),
+            anchor="lt",
+        )
         y += 30
-    draw.text((x, y), "In hand", fill=MUTED, font=font(14), anchor="lt")
+    draw.text((x, y), tr(language, "In hand"), fill=MUTED, font=font(14), anchor="lt")
     y += 20
     hand = game.in_hand(player)
     shown = [length for length in isaac.LENGTHS if hand[length]]
@@ -230,23 +253,24 @@ def _player_panel(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, player: int,
         draw.rounded_rectangle(bar, radius=7, fill=PIECE_FILL[player], outline=PIECE_OUTLINE[player], width=2)
         mid = (bar[0] + bar[2]) / 2
         draw.text((mid, y + 8), str(isaac.VALUES[length]), fill=PIECE_TEXT[player], font=font(12, True), anchor="mm")
-        draw.text((x + 7 * 16 + 10, y + 8), f"×{hand[length]}  ({length} sq)", fill=INK, font=font(14), anchor="lm")
+        count = tr(language, "×{count}  ({length} sq)", count=hand[length], length=length)
+        draw.text((x + 7 * 16 + 10, y + 8), count, fill=INK, font=font(14), anchor="lm")
         y += 21
     if not shown:
-        draw.text((x, y), "none", fill=INK, font=font(14), anchor="lt")
+        draw.text((x, y), tr(language, "none"), fill=INK, font=font(14), anchor="lt")
         y += 21
     y += 4
     removed = game.removed(player)
-    draw.text((x, y), "Removed", fill=MUTED, font=font(14), anchor="lt")
+    draw.text((x, y), tr(language, "Removed"), fill=MUTED, font=font(14), anchor="lt")
     y += 19
-    for line in _wrap(", ".join(removed) or "none", 30):
+    for line in _wrap(", ".join(removed) or tr(language, "none"), 30):
         draw.text((x, y), line, fill=INK, font=font(14), anchor="lt")
         y += 18
     notes = []
     if game.phase == isaac.SCORING:
-        notes.append(f"Next removal: {game.min_removal_length(player)}+ squares")
+        notes.append(tr(language, "Next removal: {length}+ squares", length=game.min_removal_length(player)))
     if game.out[player] and not game.is_over:
-        notes.append("Passed: out of this phase")
+        notes.append(tr(language, "Passed: out of this phase"))
     for note in notes:
         draw.text((x, y + 2), note, fill=INK, font=font(14, True), anchor="lt")
         y += 19
@@ -263,38 +287,42 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, names: tuple[str, str]) -> None:
+def _draw_panel(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, names: tuple[str, str], language: str) -> None:
     # White's block on top, next to White's edge of the board; Black's below.
-    y = _player_panel(draw, game, 1, names[1], BOARD_Y + 10)
+    y = _player_panel(draw, game, 1, names[1], BOARD_Y + 10, language)
     draw.line((PANEL_X + 10, y, WIDTH - MARGIN - 10, y), fill=MUTED, width=1)
-    y = _player_panel(draw, game, 0, names[0], y + 10)
+    y = _player_panel(draw, game, 0, names[0], y + 10, language)
     x = PANEL_X + 12
     bottom = BOARD_Y + BOARD - 12
     legend = [
-        _last_line(game),
-        "Chips: dark = Black's numbers,",
-        "light = White's numbers",
+        last_line(game, language),
+        tr(language, "Chips: dark = Black's numbers,"),
+        tr(language, "light = White's numbers"),
     ]
     for k, line in enumerate(reversed(legend)):
         colour = INK if k == len(legend) - 1 else MUTED
         draw.text((x, bottom - 18 * k), line, fill=colour, font=font(14), anchor="lb")
 
 
-def _last_line(game: isaac.IsaacGame) -> str:
+def last_line(game: isaac.IsaacGame, language: str = "en") -> str:
+    """The legend's line on the last placement or removal."""
     action = _last_action(game)
     if action is None:
-        return "No move yet" if not game.moves else "Last move: pass"
-    return f"Last: {action}" + (" (then pass)" if game.last_move == "pass" else "")
+        return tr(language, "No move yet") if not game.moves else tr(language, "Last move: pass")
+    if game.last_move == "pass":
+        return tr(language, "Last: {move} (then pass)", move=action)
+    return tr(language, "Last: {move}", move=action)
 
 
-def render(game: isaac.IsaacGame, names: tuple[str, str]) -> bytes:
-    """The board as PNG bytes; reads the game only."""
+def render(game: isaac.IsaacGame, names: tuple[str, str], language: str = "en") -> bytes:
+    """The board as PNG bytes, its words in ``language``; reads the game only."""
+    names = shown_names(names, language)
     image = _board_image(game)
     draw = ImageDraw.Draw(image)
     sides = [Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE)]
-    draw_header(draw, WIDTH, sides, game.turn, _status(game))
+    draw_header(draw, WIDTH, sides, game.turn, status(game, language))
     _draw_pieces(draw, game)
     _draw_last_move(draw, game)
     _draw_counters(draw, game)
-    _draw_panel(draw, game, names)
+    _draw_panel(draw, game, names, language)
     return to_png(image, PALETTE)

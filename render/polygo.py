@@ -11,6 +11,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from engines.polygo import BLOCKS, COLUMNS, PolygoGame, parse_point
+from locales import N_, ntr, tr
 from render.base import (
     BASE_COLOURS,
     BASE_EDGES,
@@ -30,6 +31,7 @@ from render.base import (
     fixed_palette,
     font,
     new_canvas,
+    shown_names,
     to_png,
 )
 
@@ -226,7 +228,14 @@ def _draw_block(
 
 
 def _draw_face_and_blocks(
-    draw: ImageDraw.ImageDraw, x: float, y: float, face: int, colour: tuple[int, int, int], die: float, cell: float
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    face: int,
+    colour: tuple[int, int, int],
+    die: float,
+    cell: float,
+    language: str,
 ) -> float:
     """The die and the block or blocks it allows, side by side; returns the height used."""
     _draw_die(draw, x, y, die, face)
@@ -235,7 +244,7 @@ def _draw_face_and_blocks(
     tallest = max(max(r for _, r in shape) + 1 for shape in shapes) * cell
     for index, shape in enumerate(shapes):
         if index:
-            draw.text((bx + 4, y + die / 2), "or", fill=MUTED, font=font(16), anchor="lm")
+            draw.text((bx + 4, y + die / 2), tr(language, "or"), fill=MUTED, font=font(16), anchor="lm")
             bx += 30
         shape_h = (max(r for _, r in shape) + 1) * cell
         bx += _draw_block(draw, bx, y + (die - shape_h) / 2, cell, shape, colour) + 6
@@ -245,17 +254,29 @@ def _draw_face_and_blocks(
 # ------------------------------------------------------------------------------------------------ panel
 
 
-def _status(game: PolygoGame, names: tuple[str, str]) -> str:
+# The engine's short block names (``Block.short``), as catalogue msgids: the panel is too narrow for the long ones.
+SHORT_BLOCK_NAMES = (
+    N_("domino"),
+    N_("line of 3"),
+    N_("bent three"),
+    N_("line of 4"),
+    N_("L or J four"),
+    N_("S or Z four"),
+)
+
+
+def status(game: PolygoGame, names: tuple[str, str], language: str = "en") -> str:
+    """The header's status line: the move and what is due (a roll, a placement), or the result."""
     if game.is_over:
         result = game.result()
         if result.winner is None:
-            return "Draw"
-        return f"{fit_text(displayable(names[result.winner]), 14)} wins"
+            return tr(language, "Draw")
+        return tr(language, "{name} wins", name=fit_text(displayable(names[result.winner]), 14))
     if game.to_roll is not None:
-        return f"Move {len(game.moves) + 1} · roll"
+        return tr(language, "Move {number} · roll", number=len(game.moves) + 1)
     if game.turn is not None:
-        return f"Move {len(game.moves) + 1} · place"
-    return "Opening roll"
+        return tr(language, "Move {number} · place", number=len(game.moves) + 1)
+    return tr(language, "Opening roll")
 
 
 def _text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int = 17, **kw: object) -> float:
@@ -270,46 +291,52 @@ def _player_label(names: tuple[str, str], player: int) -> str:
     return fit_text(displayable(names[player]), 16)
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str]) -> None:
+def _draw_panel(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], language: str) -> None:
     x = PANEL_X + 12
     y = HEADER_HEIGHT + 12.0
-    y = _text(draw, x, y, f"Polygo {game.size}×{game.size}", 20, bold=True)
+    heading = tr(language, "{title} {size}×{size}", title=tr(language, "Polygo"), size=game.size)
+    y = _text(draw, x, y, heading, 20, bold=True)
     if game.opening is not None:
         first = game.first_player
         assert first is not None
-        y = _text(draw, x, y, f"Opening dice: {game.opening[0]} - {game.opening[1]}", 16, fill=MUTED)
-        y = _text(draw, x, y, f"{_player_label(names, first)} began", 16, fill=MUTED)
+        dice = tr(language, "Opening dice: {black} - {white}", black=game.opening[0], white=game.opening[1])
+        y = _text(draw, x, y, dice, 16, fill=MUTED)
+        y = _text(draw, x, y, tr(language, "{name} began", name=_player_label(names, first)), 16, fill=MUTED)
     if game.last_block:
         dot = 7
         draw.ellipse((x, y + 3, x + 2 * dot, y + 3 + 2 * dot), fill=HIGHLIGHT, outline=INK)
-        y = _text(draw, x + 22, y, "last: " + " ".join(game.last_block), 15, fill=MUTED)
+        last = tr(language, "last: {points}", points=" ".join(game.last_block))
+        y = _text(draw, x + 22, y, last, 15, fill=MUTED)
     y += 6
-    y = _draw_turn_section(draw, game, names, x, y)
-    y = _draw_countdown(draw, game, names, x, y)
-    _draw_scores(draw, game, names, x, y + 6)
+    y = _draw_turn_section(draw, game, names, x, y, language)
+    y = _draw_countdown(draw, game, names, x, y, language)
+    _draw_scores(draw, game, names, x, y + 6, language)
 
 
 def _draw_turn_section(
-    draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float
+    draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float, language: str
 ) -> float:
     if game.is_over:
         return y
     if game.turn is not None and game.die is not None:
         player = game.turn
-        y = _text(draw, x, y, f"{_player_label(names, player)} places", 18, bold=True)
-        y = _text(draw, x, y, f"rolled {game.die}: {BLOCKS[game.die].short}", 15, fill=MUTED)
-        used = _draw_face_and_blocks(draw, x, y, game.die, STONE_COLOURS[player], 56, 22)
+        y = _text(draw, x, y, tr(language, "{name} places", name=_player_label(names, player)), 18, bold=True)
+        rolled = tr(language, "rolled {face}: {block}", face=game.die, block=tr(language, BLOCKS[game.die].short))
+        y = _text(draw, x, y, rolled, 15, fill=MUTED)
+        used = _draw_face_and_blocks(draw, x, y, game.die, STONE_COLOURS[player], 56, 22, language)
         y += used + 8
         if game.legal_moves() == ["pass"]:
-            y = _text(draw, x, y, "It fits nowhere: pass", 16, fill=POLYGON_COLOURS[1], bold=True)
+            y = _text(draw, x, y, tr(language, "It fits nowhere: pass"), 16, fill=POLYGON_COLOURS[1], bold=True)
         return y
     if game.to_roll is not None:
-        y = _text(draw, x, y, f"{_player_label(names, game.to_roll)} rolls next", 18, bold=True)
+        y = _text(draw, x, y, tr(language, "{name} rolls next", name=_player_label(names, game.to_roll)), 18, bold=True)
         return y
-    return _text(draw, x, y, "Waiting for the opening dice", 16, fill=MUTED)
+    return _text(draw, x, y, tr(language, "Waiting for the opening dice"), 16, fill=MUTED)
 
 
-def _draw_countdown(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float) -> float:
+def _draw_countdown(
+    draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float, language: str
+) -> float:
     left = game.extra_turns_left
     if left is None or game.is_over:
         return y
@@ -317,14 +344,19 @@ def _draw_countdown(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[st
     other = 1 - finisher
     y += 4
     draw.rounded_rectangle((x - 4, y - 4, PANEL_X + PANEL_W - 8, y + 54), radius=8, fill=LIGHT_PIECE)
-    y = _text(draw, x + 4, y, f"{_player_label(names, finisher)} finished!", 17, bold=True)
-    turns = "turn" if left == 1 else "turns"
-    y = _text(draw, x + 4, y, f"{_player_label(names, other)}: {left} {turns} left", 17, fill=INK)
+    y = _text(draw, x + 4, y, tr(language, "{name} finished!", name=_player_label(names, finisher)), 17, bold=True)
+    turns = ntr(
+        language, "{name}: {count} turn left", "{name}: {count} turns left", left, name=_player_label(names, other)
+    )
+    y = _text(draw, x + 4, y, turns, 17, fill=INK)
     return y + 6
 
 
-def _draw_scores(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float) -> None:
-    y = _text(draw, x, y, "Score" if not game.is_over else "Final score", 18, bold=True)
+def _draw_scores(
+    draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, str], x: float, y: float, language: str
+) -> None:
+    heading = tr(language, "Score") if not game.is_over else tr(language, "Final score")
+    y = _text(draw, x, y, heading, 18, bold=True)
     scores = game.scores()
     for player in (0, 1):
         radius = 9
@@ -334,57 +366,64 @@ def _draw_scores(draw: ImageDraw.ImageDraw, game: PolygoGame, names: tuple[str, 
         y = _text(draw, x + 26, y, label, 17, bold=True)
         polygon = game.polygon(player)
         if polygon is None:
-            y = _text(draw, x + 26, y, "no polygon", 15, fill=MUTED)
+            y = _text(draw, x + 26, y, tr(language, "no polygon"), 15, fill=MUTED)
             continue
         stones, territory = len(polygon["stones"]), len(polygon["territory"])
         swatch = POLYGON_COLOURS[player]
         draw.rectangle((x + 4, y + 3, x + 16, y + 15), fill=swatch, outline=INK)
-        y = _text(draw, x + 26, y, f"{stones} stones + 2×{territory} territory", 15)
+        breakdown = tr(language, "{stones} stones + 2×{territory} territory", stones=stones, territory=territory)
+        y = _text(draw, x + 26, y, breakdown, 15)
         if game.first_finisher == player:
-            y = _text(draw, x + 26, y, "+ 4 for finishing first", 15)
+            y = _text(draw, x + 26, y, tr(language, "+ 4 for finishing first"), 15)
     if game.is_over:
         y += 4
-        for line in _result_lines(game, names):
+        for line in result_lines(game, names, language):
             y = _text(draw, x, y, line, 16, bold=True)
 
 
-def _result_lines(game: PolygoGame, names: tuple[str, str]) -> list[str]:
+def result_lines(game: PolygoGame, names: tuple[str, str], language: str = "en") -> list[str]:
+    """The panel's lines under the final score: who won and why."""
     result = game.result()
     if result.reason == "double-pass":
-        return ["Both passed: a draw"]
+        return [tr(language, "Both passed: a draw")]
     if result.winner is None:
-        return ["Equal scores: a draw"]
+        return [tr(language, "Equal scores: a draw")]
     winner = _player_label(names, result.winner)
     if result.reason == "finish":
-        return [f"{winner} wins:", "the only polygon"]
-    return [f"{winner} wins", f"{result.scores[0]} to {result.scores[1]}"]
+        return [tr(language, "{name} wins:", name=winner), tr(language, "the only polygon")]
+    return [
+        tr(language, "{name} wins", name=winner),
+        tr(language, "{score0} to {score1}", score0=result.scores[0], score1=result.scores[1]),
+    ]
 
 
 # ----------------------------------------------------------------------------------------------- public
 
 
-def render(game: PolygoGame, names: tuple[str, str]) -> bytes:
+def render(game: PolygoGame, names: tuple[str, str], language: str = "en") -> bytes:
+    """The board as PNG bytes, its words in ``language``; reads the game only."""
+    names = shown_names(names, language)
     image = _empty_board(game.size).copy()
     for player in (0, 1):
         _paste_polygon_area(image, game, player)
     draw = ImageDraw.Draw(image)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
     mover = game.turn if game.turn is not None else game.to_roll
-    draw_header(draw, WIDTH, sides, mover, _status(game, names))
+    draw_header(draw, WIDTH, sides, mover, status(game, names, language))
     for player in (0, 1):
         _draw_polygon_outline(draw, game, player)
     _draw_stones(draw, game)
     _draw_marks(draw, game)
-    _draw_panel(draw, game, names)
+    _draw_panel(draw, game, names, language)
     return to_png(image, PALETTE)
 
 
-def render_dice(face: int) -> bytes:
-    """A die face and the block or blocks it allows, with the block's name."""
+def render_dice(face: int, language: str = "en") -> bytes:
+    """A die face and the block or blocks it allows, with the block's name in ``language``."""
     if face not in BLOCKS:
         raise ValueError("A die face is 1 to 6.")
     image, draw = new_canvas(420, 150)
     draw.rounded_rectangle((4, 4, 416, 146), radius=12, fill=PANEL)
-    _draw_face_and_blocks(draw, 18, 14, face, DARK_PIECE, 80, 28)
-    draw.text((18, 128), BLOCKS[face].name, fill=INK, font=font(17), anchor="lm")
+    _draw_face_and_blocks(draw, 18, 14, face, DARK_PIECE, 80, 28, language)
+    draw.text((18, 128), tr(language, BLOCKS[face].name), fill=INK, font=font(17), anchor="lm")
     return to_png(image, PALETTE)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -51,6 +53,23 @@ def judge(game: str, options: dict[str, Any], moves: list[str], budget: float) -
     return found
 
 
+def _exit_with_parent() -> None:
+    """Runs in each worker at start: end the worker when the bot process is gone, however it died.
+
+    A pool worker waits on a queue whose writing end it holds itself, so it never sees its parent die; and the fork
+    server lives as long as any worker does. Without this, a bot killed with SIGKILL (the OOM killer, a supervisor
+    without process groups) leaves its workers and the fork server behind, one set per restart."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 class Thinker:
     """A process pool sized to the machine, for searches and analyses."""
 
@@ -64,7 +83,9 @@ class Thinker:
             # Workers come from a fork server, not forked from the bot itself: a forked worker would inherit the
             # bot's sockets (the gateway connection among them) and hold them open after the bot died.
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("forkserver")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_exit_with_parent,
             )
         return self._pool
 

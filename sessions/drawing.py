@@ -28,10 +28,10 @@ from engines import GameState
 log = logging.getLogger(__name__)
 
 
-def draw(engine: str, renderer: str, position: dict[str, Any], names: tuple[str, str]) -> bytes:
-    """Runs in a worker: the PNG of ``position``."""
+def draw(engine: str, renderer: str, position: dict[str, Any], names: tuple[str, str], language: str) -> bytes:
+    """Runs in a worker: the PNG of ``position``, its words in ``language``."""
     state = importlib.import_module(engine).from_dict(position)
-    return importlib.import_module(renderer).render(state, names)  # type: ignore[no-any-return]
+    return importlib.import_module(renderer).render(state, names, language)  # type: ignore[no-any-return]
 
 
 def start_worker() -> None:
@@ -79,18 +79,20 @@ class Drawer:
                 log.warning("The drawing workers failed to start")
                 self.close()
 
-    async def draw(self, entry: games.GameEntry, state: GameState, names: tuple[str, str]) -> bytes:
+    async def draw(
+        self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str = "en"
+    ) -> bytes:
         if not self.workers:
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-            return await asyncio.to_thread(entry.render, state, names)
+            return await asyncio.to_thread(entry.render, state, names, language)
         loop = asyncio.get_running_loop()
-        job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names)
+        job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names, language)
         try:
             return await loop.run_in_executor(self._executor(), *job)
         except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool, and this board in a thread
             log.warning("A drawing worker died; starting new ones")
             self.close()
-            return await asyncio.to_thread(entry.render, state, names)
+            return await asyncio.to_thread(entry.render, state, names, language)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -13,11 +13,13 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
 import games
-from engines import GameState, IllegalMove
+from engines import GameState, IllegalMove, Phrase
+from locales import language_of
 from sessions.computer import DEFAULT_LEVEL, HINT_LEVEL, Thinker
 from sessions.drawing import Drawer
 from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_TTL, Defaults, GuildSettings, merge
@@ -199,7 +201,7 @@ class GameService:
     ) -> GameRow:
         """The game a command acts on: the chosen one (of this server), else the caller's only game of this
         kind here. With ``spectate``, anyone may look at any game of this server."""
-        title = games.find(game).title  # what members read; ``game`` is the command's name
+        title = Phrase(games.find(game).title)  # the title as each reader says it; ``game`` is the command's name
         if game_id is not None:
             row = await self.row(game_id, guild_id)
             if row.game != game or (not spectate and user_id not in row.players):
@@ -332,7 +334,7 @@ class GameService:
         """What a server's admins chose: the game must be on, the channel among the allowed ones (if any)."""
         here = await self.settings_for(guild_id)
         if game not in here.enabled_games:
-            raise UserError("The admins of this server have turned {game} off.", game=games.find(game).title)
+            raise UserError("The admins of this server have turned {game} off.", game=Phrase(games.find(game).title))
         if not here.channel_allowed(channel_id, parent_id):
             raise UserError(
                 "Games cannot be started in this channel. Try one of these: {channels}",
@@ -344,7 +346,7 @@ class GameService:
         try:
             games.find(game).new_game(**options)
         except ValueError as error:
-            raise UserError("Those game options are not valid: {reason}", reason=str(error)) from error
+            raise UserError("Those game options are not valid: {reason}", reason=error) from error
 
     async def _store_challenge(
         self,
@@ -461,13 +463,13 @@ class GameService:
             row = await self.row(game_id, guild_id)
             if row.game != game or user_id not in row.players:
                 raise UserError(
-                    "Game #{id} is not one of your {title} games.", id=game_id, title=games.find(game).title
+                    "Game #{id} is not one of your {title} games.", id=game_id, title=Phrase(games.find(game).title)
                 )
             return row
         mine = [r for r in await self.db.games_with_status("finished", guild_ids=[guild_id]) if user_id in r.players]
         mine = [r for r in mine if r.game == game]
         if not mine:
-            raise UserError("You have no finished {title} game here yet.", title=games.find(game).title)
+            raise UserError("You have no finished {title} game here yet.", title=Phrase(games.find(game).title))
         return max(mine, key=lambda r: r.finished_at or 0.0)
 
     async def analyse(self, game_id: int, user_id: int, guild_id: int) -> list[tuple[int, str, str, float]]:
@@ -588,14 +590,14 @@ class GameService:
             row = await self._active(game_id, user_id, known)
             chance_words = games.find(row.game).chance_words
             if chance_words and text.lower().startswith(chance_words):
-                raise UserError("Dice are rolled by the bot, never chosen: use the roll command.")
+                raise UserError("Dice are rolled by the bot, never chosen: use /{game} roll.", game=row.game)
             state, side = await self._my_turn(row, user_id)
             if state.chance:
                 raise UserError("Roll the die first with /{game} roll.", game=row.game)
             try:
                 state.play(text)
             except IllegalMove as error:
-                raise UserError("That move is not legal: {reason}", reason=str(error)) from error
+                raise UserError("That move is not legal: {reason}", reason=error) from error
             played = [PlayedMove(state.moves[-1], side, "move"), *self._advance(state)]
             return await self._commit(row, state, played, user_id, reply)
 
@@ -639,8 +641,8 @@ class GameService:
             waited = self.clock() - (row.last_move_at or row.created_at)
             needed = 2 * (await self.settings_for(row.guild_id)).reminder_after
             if waited < needed:
-                hours = max(1, round((needed - waited) / 3600))
-                raise UserError("You can claim the win if your opponent still has not moved in {hours} h.", hours=hours)
+                when = datetime.fromtimestamp(self.clock() - waited + needed, tz=UTC)  # the cog shows it as a time
+                raise UserError("You can claim the win if your opponent still has not moved {when}.", when=when)
             assert claimant is not None
             return await self._end_without_move(row, state, claimant, Ending.TIMEOUT, user_id, reply)
 
@@ -853,10 +855,11 @@ class GameService:
             async with self._render_slots:
                 await asyncio.to_thread(entry.render, entry.new_game(), ("", ""))
 
-    async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str]) -> bytes:
-        """The board image as PNG, drawn in a worker process (or thread) so the event loop never waits on Pillow."""
+    async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str], locale: Any = None) -> bytes:
+        """The board image as PNG, its words in ``locale``'s language, drawn in a worker process (or thread) so the
+        event loop never waits on Pillow."""
         async with self._render_slots:
-            return await self.drawer.draw(games.find(row.game), state, names)
+            return await self.drawer.draw(games.find(row.game), state, names, language_of(locale))
 
     def game_lock(self, game_id: int) -> Any:
         """The lock every action on a game takes in this process (other processes: the database's guards)."""

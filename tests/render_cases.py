@@ -1,7 +1,8 @@
 """Fixed, seeded positions whose board images are kept in tests/render_reference/.
 
-The references were drawn by the renderers before they were optimised, so comparing against them shows that a
-faster renderer still draws the same picture. Regenerate them (only when a picture is meant to change) with
+The references were first drawn by the renderers before they were optimised, and drawn again (looked at, in
+English and in Japanese) when the boards moved to the bundled font: comparing against them shows that a faster
+renderer still draws the same picture. Regenerate them (only when a picture is meant to change) with
 `python -m tests.render_cases`.
 """
 
@@ -19,6 +20,7 @@ from tests.test_polygo_engine import BLACK_FINISHES
 
 REFERENCE_DIR = Path(__file__).parent / "render_reference"
 NAMES = ("Alice", "Bob")
+JAPANESE_NAMES = ("山田 たろう", "ミナ")  # kanji, hiragana and katakana
 
 
 def random_game(new: Callable[[], object], seed: int, plies: int | None = None) -> object:
@@ -50,7 +52,7 @@ def polygo_black_finished() -> polygo.PolygoGame:
 
 
 # name -> (renderer, position); positions are built on demand because the games are mutable
-CASES: dict[str, tuple[Callable[[object, tuple[str, str]], bytes], Callable[[], object]]] = {
+CASES: dict[str, tuple[Callable[..., bytes], Callable[[], object]]] = {
     "iago_start": (iago_view.render, lambda: iago.new_game()),
     "iago_middle": (iago_view.render, lambda: iago_game(24)),
     "iago_end_captives": (iago_view.render, lambda: iago_game(None, seed=0)),
@@ -64,7 +66,24 @@ CASES: dict[str, tuple[Callable[[object, tuple[str, str]], bytes], Callable[[], 
     "polygo_13_both_polygons": (polygo_view.render, lambda: polygo_game(13, None, seed=39)),
     "polygo_19_middle": (polygo_view.render, lambda: polygo_game(19, 70, seed=10)),
     "polygo_19_end": (polygo_view.render, lambda: polygo_game(19, None, seed=1)),
+    # A case ending in _ja is drawn in Japanese, with Japanese names: the words and the bundled font's kana/kanji.
+    "iago_penalty_middle_ja": (iago_view.render, lambda: random_game(lambda: iago.new_game(variant="penalty"), 4, 30)),
+    "isaac_end_ja": (isaac_view.render, lambda: isaac_game(None)),
+    "polygo_9_finished_ja": (polygo_view.render, lambda: polygo_black_finished()),
+    "polygo_19_middle_ja": (polygo_view.render, lambda: polygo_game(19, 70, seed=10)),
 }
+
+
+def names_and_language(name: str) -> tuple[tuple[str, str], str]:
+    """The players' names and the language a reference case is drawn with."""
+    return (JAPANESE_NAMES, "ja") if name.endswith("_ja") else (NAMES, "en")
+
+
+def draw_case(name: str, game: object | None = None) -> bytes:
+    """The PNG of a reference case (of ``game`` instead of its position, when given)."""
+    draw, position = CASES[name]
+    names, language = names_and_language(name)
+    return draw(position() if game is None else game, names, language)  # type: ignore[call-arg]
 
 
 def reference_path(name: str) -> Path:
@@ -73,8 +92,8 @@ def reference_path(name: str) -> Path:
 
 def main() -> None:
     REFERENCE_DIR.mkdir(exist_ok=True)
-    for name, (draw, position) in CASES.items():
-        reference_path(name).write_bytes(draw(position(), NAMES))
+    for name in CASES:
+        reference_path(name).write_bytes(draw_case(name))
         print(name, reference_path(name).stat().st_size)
 
 

@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 import sqlalchemy as sa
 
+from engines import Phrase
+from locales import tr
 from sessions.admin import AdminActions
 from sessions.service import GameService, Settings, UserError
 from storage.database import Database, StalePly
@@ -63,7 +65,9 @@ async def test_challenges_use_the_servers_expiry_and_refuse_disabled_games(servi
             game="polygo", guild_id=GUILD, channel_id=CHANNEL, challenger_id=BOB, opponent_id=ADMIN,
             opponent_is_bot=False, options={}, side=0, rated=True,
         )  # fmt: skip
-    assert refused.value.params == {"game": "Polygo"}  # the title members read, not the internal key
+    # the title members read, translated for each reader, not the internal key
+    assert refused.value.params == {"game": Phrase("Polygo")}
+    assert tr("ja", refused.value.message, **refused.value.params) == tr("ja", refused.value.message, game="ポリゴ")
 
 
 async def test_reminders_and_claims_follow_each_servers_hours(service: GameService) -> None:

@@ -42,8 +42,9 @@ async def test_a_worker_draws_what_the_thread_draws(drawer: Drawer) -> None:
     await drawer.warm_up()
     for entry in [*games.entries(), FOURTH_GAME]:  # the fourth game is not in the worker's registry
         state = middle_game(entry)
-        png = await drawer.draw(entry, state, ("Alice", "Bob"))
-        assert png == entry.render(state, ("Alice", "Bob")), entry.name
+        for language in ("en", "ja"):
+            png = await drawer.draw(entry, state, ("Alice", "Bob"), language)
+            assert png == entry.render(state, ("Alice", "Bob"), language), (entry.name, language)
 
 
 async def test_a_dead_worker_costs_no_board(drawer: Drawer) -> None:

@@ -7,6 +7,8 @@ import re
 import pytest
 
 from bot import GameBot, Settings, create_bot
+from cogs.tree import printable
+from engines import IllegalMove, Phrase
 from locales import catalogue, language_of, ntr, tr
 from locales.collect import command_messages, missing, source_messages
 from locales.compile import stale
@@ -38,7 +40,8 @@ def test_translations_keep_every_placeholder() -> None:
     wrong = [
         msgid
         for msgid, text in catalogue("ja").items()
-        if sorted(PLACEHOLDER.findall(msgid)) != sorted(PLACEHOLDER.findall(text))
+        # a language may say a value once where English says it twice (19×19 is 19路盤), but none goes missing
+        if set(PLACEHOLDER.findall(msgid)) != set(PLACEHOLDER.findall(text))
     ]
     assert wrong == []
 
@@ -61,3 +64,15 @@ def test_plurals_follow_each_languages_rule() -> None:
     assert tr("ja", "{rank}. {player}: {rating} ({games})", rank=1, player="A", rating=1500, games="3局").endswith(
         "（3局）"
     )
+
+
+def test_nested_messages_are_translated_and_cleaned_for_each_reader() -> None:
+    refusal = IllegalMove("{piece} is {side}'s piece: remove one of your own.", piece="c3-g3", side=Phrase("White"))
+    assert str(refusal) == "c3-g3 is White's piece: remove one of your own."
+    japanese = tr("ja", "That move is not legal: {reason}", reason=refusal)
+    assert "c3-g3" in japanese and "白" in japanese and "White" not in japanese
+    assert tr("en", "That move is not legal: {reason}", reason=refusal).endswith(str(refusal))
+    # what a member typed is cleaned inside the nested message too, and it stays translatable
+    typed = printable(IllegalMove("'{text}' is not a square: squares go from a1 to j10.", text="@everyone\u202e"))
+    assert isinstance(typed, Phrase) and typed.params == {"text": "@\u200beveryone"}
+    assert "@everyone" not in tr("ja", typed.template, **typed.params)

@@ -20,7 +20,7 @@ from render import iago as iago_view
 from render import isaac as isaac_view
 from render import polygo as polygo_view
 from render.base import CAPTIVE_RED, HIGHLIGHT, LIGHT_PIECE, fixed_palette
-from tests.render_cases import CASES, NAMES, polygo_black_finished, reference_path
+from tests.render_cases import CASES, draw_case, polygo_black_finished, reference_path
 from tests.render_compare import Difference, decode, difference
 
 MEAN_TOLERANCE = 2.0  # measured: at most 1.1 (Iago's smoothed edges), 0.8 elsewhere
@@ -37,9 +37,8 @@ def reference(name: str) -> Image.Image:
 
 def rendered(name: str, change: Any = None) -> Image.Image:
     """The board of a reference case, optionally seen through `change` (a wrapper that alters one thing)."""
-    draw, position = CASES[name]
-    game = position()
-    return decode(draw(change(game) if change else game, NAMES))
+    game = CASES[name][1]()
+    return decode(draw_case(name, change(game) if change else game))
 
 
 def close(colour: tuple[int, ...], expected: tuple[int, ...], tolerance: int = 30) -> bool:

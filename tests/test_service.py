@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import engines
+from locales import tr
 from sessions.service import GameService, ReplyTo, Settings, UserError
 from storage.database import Database, GameRow, StalePly
 
@@ -93,7 +94,9 @@ async def test_challenge_refuses_self_bots_and_a_second_open_challenge(service: 
 async def test_bad_options_are_refused_with_the_allowed_values(service: GameService) -> None:
     with pytest.raises(UserError) as caught:
         await challenge(service, options={"variant": "wild"})
-    assert "standard" in caught.value.params["reason"]
+    reason = caught.value.params["reason"]
+    assert "standard" in str(reason)
+    assert "ヴァリアント" in tr("ja", caught.value.message, reason=reason)  # the reason is translated too
 
 
 async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service: GameService) -> None:

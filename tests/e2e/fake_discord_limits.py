@@ -8,6 +8,7 @@ the shape discord.py turns into ``HTTPException`` text. The numbers are Discord'
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +158,71 @@ def validate_autocomplete(data: dict[str, Any]) -> ErrorTree:
         value = choice.get("value")
         if isinstance(value, str):
             _max_length(errors, ("data", "choices", i, "value"), value, CHOICE_VALUE_LIMIT)
+    return errors
+
+
+COMMAND_NAME_LIMIT = 32
+COMMAND_DESCRIPTION_LIMIT = 100
+
+
+def _name_char_ok(char: str) -> bool:
+    """Discord's ``^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$`` for one character, lower case where the
+    script has case (Python's ``re`` knows no ``\\p{...}``: the Unicode categories say the same)."""
+    if char in "-_":
+        return True
+    name = unicodedata.name(char, "")
+    if name.startswith(("DEVANAGARI", "THAI")):
+        return True
+    return unicodedata.category(char)[0] in "LN" and char.lower() == char
+
+
+def _check_name(errors: ErrorTree, path: tuple[str | int, ...], name: Any) -> None:
+    if not isinstance(name, str) or not 1 <= len(name) <= COMMAND_NAME_LIMIT or not all(map(_name_char_ok, name)):
+        _add(errors, path, "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}")
+
+
+def _check_localized_names(errors: ErrorTree, path: tuple[str | int, ...], item: dict[str, Any]) -> None:
+    for locale, name in (item.get("name_localizations") or {}).items():
+        _check_name(errors, (*path, "name_localizations", locale), name)
+
+
+def _check_unique(errors: ErrorTree, path: tuple[str | int, ...], items: list[dict[str, Any]]) -> None:
+    """Sibling names (options of one command, or top-level commands) differ, in every locale too."""
+    locales = {locale for item in items for locale in item.get("name_localizations") or {}}
+    for locale in (None, *sorted(locales)):
+        names = [
+            (item.get("name_localizations") or {}).get(locale, item.get("name")) if locale else item.get("name")
+            for item in items
+        ]
+        if len(set(names)) != len(names):
+            where = (*path, "name_localizations", locale) if locale else path
+            _add(errors, where, "APPLICATION_COMMAND_DUPLICATE_NAME", f"Names must be unique: {names}")
+
+
+def _check_options(errors: ErrorTree, path: tuple[str | int, ...], options: list[dict[str, Any]]) -> None:
+    _check_unique(errors, path, options)
+    for i, option in enumerate(options):
+        where = (*path, i)
+        _check_name(errors, (*where, "name"), option.get("name"))
+        _check_localized_names(errors, where, option)
+        _max_length(errors, (*where, "description"), option.get("description"), COMMAND_DESCRIPTION_LIMIT)
+        for j, choice in enumerate(option.get("choices") or []):
+            _max_length(errors, (*where, "choices", j, "name"), choice.get("name"), CHOICE_NAME_LIMIT)
+            for locale, name in (choice.get("name_localizations") or {}).items():
+                _max_length(errors, (*where, "choices", j, "name_localizations", locale), name, CHOICE_NAME_LIMIT)
+        _check_options(errors, (*where, "options"), option.get("options") or [])
+
+
+def validate_commands(commands: list[dict[str, Any]]) -> ErrorTree:
+    """Errors of a bulk command overwrite: Discord checks every name and localized name (its character rule,
+    1-32 characters, unique among siblings in each locale) and refuses the whole sync with a 50035."""
+    errors: ErrorTree = {}
+    for i, command in enumerate(commands):
+        if command.get("type", 1) == 1:
+            _check_name(errors, (i, "name"), command.get("name"))
+            _check_localized_names(errors, (i,), command)
+        _max_length(errors, (i, "description"), command.get("description"), COMMAND_DESCRIPTION_LIMIT)
+        _check_options(errors, (i, "options"), command.get("options") or [])
     return errors
 
 

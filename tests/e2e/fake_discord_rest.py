@@ -23,6 +23,7 @@ from tests.e2e.fake_discord_limits import (
     compute_pings,
     form_error_body,
     validate_autocomplete,
+    validate_commands,
     validate_message,
 )
 from tests.e2e.harness import (
@@ -304,6 +305,9 @@ class RestMixin:
 
     async def _put_commands(self, request: web.Request, app: str, guild_id: str | None = None) -> web.Response:
         body, _ = await self._read_body(request)
+        errors = validate_commands(body)
+        if errors:
+            return _json(form_error_body(errors), status=400)
         gid = int(guild_id) if guild_id else None
         previous = {(c["name"], c.get("type", 1)): c["id"] for c in self.commands(gid)}
         stored = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from locales import tr
 from render.base import DARK_PIECE, HEADER_HEIGHT, INK, MARGIN, Side, draw_header, new_canvas, to_png
 from tests.fourth_game.engine import CELLS, TicTacToe
 
@@ -9,9 +10,9 @@ CELL = 90
 SIZE = MARGIN * 2 + CELL * 3
 
 
-def render(game: TicTacToe, names: tuple[str, str]) -> bytes:
+def render(game: TicTacToe, names: tuple[str, str], language: str = "en") -> bytes:
     image, draw = new_canvas(max(SIZE, 420), HEADER_HEIGHT + SIZE)
-    status = "game over" if game.is_over else f"move {len(game.moves) + 1}"
+    status = tr(language, "Game over.") if game.is_over else f"{len(game.moves) + 1}"
     draw_header(draw, image.width, (Side(names[0], DARK_PIECE), Side(names[1], (250, 250, 247))), game.turn, status)
     top = HEADER_HEIGHT + MARGIN
     for i in range(1, 3):

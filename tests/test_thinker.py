@@ -1,0 +1,55 @@
+"""The bot's search workers end with the bot, even when it is killed without a chance to shut its pool down."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A bot stand-in: a Thinker that has searched once (so its fork server and worker exist), printing their pids.
+CHILD = """
+import asyncio, multiprocessing.forkserver
+from sessions.computer import Thinker
+
+async def main():
+    thinker = Thinker(workers=1, budget=0.05)
+    move = await thinker.move("iago", {}, [], 1, 0)
+    assert move
+    pids = [process.pid for process in thinker._pool._processes.values()]
+    pids.append(multiprocessing.forkserver._forkserver._forkserver_pid)
+    print(" ".join(map(str, pids)), flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def test_workers_and_fork_server_exit_when_the_bot_is_killed() -> None:
+    bot = subprocess.Popen([sys.executable, "-c", CHILD], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert bot.stdout is not None
+        pids = [int(pid) for pid in bot.stdout.readline().split()]
+        assert len(pids) == 2 and all(_running(pid) for pid in pids)
+        os.kill(bot.pid, signal.SIGKILL)
+        bot.wait()
+        deadline = time.monotonic() + 30  # a bound on the wait, not a timing assertion: they go in milliseconds
+        while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in pids if _running(pid)] == []
+    finally:
+        if bot.poll() is None:
+            bot.kill()
