@@ -3,7 +3,7 @@
 Drawn in a thread, a board (about 6 ms, much of it Python and Pillow code that holds the GIL) kept the event loop
 waiting for the GIL: replies, the gateway and the database's results all queued behind the drawing, and one
 process topped out near 90 actions a second on two cores (docs/performance.md). A worker gets the position as
-its ``to_dict`` (a few hundred bytes; a pickled Polygo state is half a megabyte) and the import paths of the
+its ``to_dict`` (a few hundred bytes; a pickled state can be half a megabyte) and the import paths of the
 engine and the renderer, so it needs no registry: the games a test registers at run time draw there too.
 
 ``workers=0`` draws in threads of the bot process instead (the tests' default: no processes to start per bot).
