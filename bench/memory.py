@@ -48,7 +48,7 @@ async def one_game(service: GameService, rng: random.Random, n: int) -> None:
     )
     reply = ReplyTo(1, "token", time.time())
     report = await service.accept(row.id, bob, guild_id=GUILD, reply=reply)
-    await service.db.mark_delivered(report.announcement_id or 0, 1)
+    service.delivered(report.row.id, report.announcement_id or 0, 1)
     for _ in range(6):
         state = report.state
         if state.is_over or state.to_act is None:
@@ -58,10 +58,10 @@ async def one_game(service: GameService, rng: random.Random, n: int) -> None:
             report = await service.roll(row.id, user, reply=reply)
         else:
             report = await service.play(row.id, user, rng.choice(state.legal_moves()), reply=reply)
-        await service.db.mark_delivered(report.announcement_id or 0, 1)
+        service.delivered(report.row.id, report.announcement_id or 0, 1)
     if not report.state.is_over:
         report = await service.resign(row.id, alice, reply=reply)
-        await service.db.mark_delivered(report.announcement_id or 0, 1)
+        service.delivered(report.row.id, report.announcement_id or 0, 1)
 
 
 async def main(total: int) -> None:
@@ -77,6 +77,7 @@ async def main(total: int) -> None:
                 gc.collect()
                 states, locks = len(service._states), len(service._locks)
                 print(f"{n + 1:>7}{rss_mb():>9.1f}{states:>15}{locks:>7}{time.perf_counter() - started:>7.0f}")
+        await service.flush_deliveries()
         await db.close()
 
 
