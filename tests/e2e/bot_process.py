@@ -4,6 +4,10 @@
 environment (``DATABASE_URL``, ``DEV_GUILD_ID``, ``ANNOUNCE_GRACE_SECONDS``, ...), registers the test-only
 games named in ``TEST_GAMES`` (module paths with an ``ENTRY``), points discord.py at the fake and runs the bot
 until it is stopped, or killed.
+
+For the benches: ``LAG_REPORT=file`` measures the event loop's lag and the garbage collections (per phase, a
+SIGUSR1 closing each) and writes them there on SIGTERM; ``LAG_STACKS=file`` appends every thread's stack whenever
+the loop has not ticked for 40 ms (docs/performance.md).
 """
 
 from __future__ import annotations
