@@ -247,8 +247,9 @@ class GameBot(commands.AutoShardedBot):
         await service.warm_up()
         # Modules, the command tree and the renderers' cached layers live as long as the process. Frozen, they are
         # no longer scanned by every full collection: that scan was the event loop's longest pause (about 100 ms
-        # under load, docs/performance.md); now a full collection scans only what came after start-up.
-        gc.collect()
+        # under load, docs/performance.md); now a full collection scans only what came after start-up. No
+        # collection first: it would be that very pause, and the bot may be serving already. Frozen objects are
+        # still freed by reference counting; only cycles among them are never collected, a one-time few bytes.
         gc.freeze()
 
     def build_cogs(self) -> list[commands.Cog]:

@@ -57,44 +57,75 @@ def warm() -> None:
 
 class Drawer:
     """A pool of ``workers`` drawing processes (from the fork server, as the AI's: a worker forked from the bot
-    would inherit its sockets), made on first use."""
+    would inherit its sockets).
+
+    Starting a worker blocks until the fork server has imported the bot's modules (a few hundred ms, once), so the
+    pool is started in a thread, never on the event loop; until it is ready (at start-up, after a worker died)
+    boards are drawn in threads of this process."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=start_worker)
-        return self._pool
+        self._starting: asyncio.Future[None] | None = None
+        self._closed = False
 
     async def warm_up(self) -> None:
         """Start the workers now (each draws every game once), not at the first move."""
         if self.workers:
-            loop = asyncio.get_running_loop()
-            try:
-                await asyncio.gather(*(loop.run_in_executor(self._executor(), warm) for _ in range(self.workers)))
-            except BrokenProcessPool:  # the first boards will start new workers (or be drawn in a thread)
-                log.warning("The drawing workers failed to start")
-                self.close()
+            self._start_soon()
+            assert self._starting is not None
+            await asyncio.shield(self._starting)
+
+    def _start_soon(self) -> None:
+        if self._pool is None and not self._closed and (self._starting is None or self._starting.done()):
+            self._starting = asyncio.ensure_future(self._start_pool())
+
+    async def _start_pool(self) -> None:
+        try:
+            pool = await asyncio.to_thread(self._started_pool)
+        except BrokenProcessPool:
+            log.warning("The drawing workers failed to start; boards are drawn in threads until a worker starts")
+            return
+        if self._closed:
+            pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            self._pool = pool
+
+    def _started_pool(self) -> ProcessPoolExecutor:
+        """Runs in a thread: a pool whose workers have started and drawn every game once."""
+        context = multiprocessing.get_context("forkserver")
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=start_worker)
+        try:
+            for started in [pool.submit(warm) for _ in range(self.workers)]:  # each submit starts a worker
+                started.result()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        return pool
 
     async def draw(
         self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str = "en"
     ) -> bytes:
-        if not self.workers:
+        pool = self._pool
+        if pool is None:  # no workers wanted, or not ready yet
+            if self.workers:
+                self._start_soon()
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
             return await asyncio.to_thread(entry.render, state, names, language)
         loop = asyncio.get_running_loop()
         job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names, language)
         try:
-            return await loop.run_in_executor(self._executor(), *job)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool, and this board in a thread
+            return await loop.run_in_executor(pool, *job)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): new workers, and this board in a thread
             log.warning("A drawing worker died; starting new ones")
-            self.close()
+            if self._pool is pool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+            self._start_soon()
             return await asyncio.to_thread(entry.render, state, names, language)
 
     def close(self) -> None:
+        self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -40,6 +40,7 @@ async def drawer() -> AsyncIterator[Drawer]:
 
 async def test_a_worker_draws_what_the_thread_draws(drawer: Drawer) -> None:
     await drawer.warm_up()
+    assert drawer._pool is not None  # the boards below are drawn by the worker
     for entry in [*games.entries(), FOURTH_GAME]:  # the fourth game is not in the worker's registry
         state = middle_game(entry)
         for language in ("en", "ja"):
@@ -51,14 +52,17 @@ async def test_a_dead_worker_costs_no_board(drawer: Drawer) -> None:
     entry = games.find("iago")
     state = middle_game(entry)
     expected = entry.render(state, ("a", "b"))
+    await drawer.warm_up()
     assert await drawer.draw(entry, state, ("a", "b")) == expected
-    pool = drawer._executor()
+    pool = drawer._pool
+    assert pool is not None
     for process in list(pool._processes.values()):  # type: ignore[union-attr]
         os.kill(process.pid, signal.SIGKILL)
         process.join()
     assert await drawer.draw(entry, state, ("a", "b")) == expected  # drawn in a thread this time
-    assert await drawer.draw(entry, state, ("a", "b")) == expected  # and by a new worker after it
+    await drawer.warm_up()  # new workers were started meanwhile
     assert drawer._pool is not None and drawer._pool is not pool
+    assert await drawer.draw(entry, state, ("a", "b")) == expected
 
 
 WORKERS_OF_A_BOT = """
