@@ -67,6 +67,8 @@ async def measure(game: str, options: dict, moves: int, folder: Path, count: boo
             game_threads=False,  # the move path itself; threads add a header edit (docs/performance.md)
         )
         async with fake.running_bot(create_bot(settings, guild_ready_timeout=0.05)) as bot:
+            if bot._warm_up is not None:  # the drawing processes start and draw each game once: not the moves' cost
+                await bot._warm_up
             challenge = await fake.slash(fake.alice, game, "challenge", options={"opponent": fake.bob.id, "side": 0})
             message = await challenge.final()
             accepted = await fake.click(fake.bob, message, message.custom_ids()[0])
