@@ -207,7 +207,12 @@ async def ceiling_on_postgres(url: str, processes: int, count: int, seconds: flo
     await empty_postgres(url)
     async with start_fake_discord(timeout=30.0, shard_count=processes) as fake:
         guilds = [fake.add_guild(f"shard {n}", shard=(n, processes)) for n in range(processes)]
-        children = [ChildBot(fake, {**SETTINGS, "DATABASE_URL": url}, shard=(n, processes)) for n in range(processes)]
+        # The machine's cores shared between the processes' drawing workers, as docs/deploy.md advises.
+        workers = (
+            str(max(1, int(SETTINGS["RENDER_WORKERS"]) // processes)) if SETTINGS["RENDER_WORKERS"] != "0" else "0"
+        )
+        settings = {**SETTINGS, "DATABASE_URL": url, "RENDER_WORKERS": workers}
+        children = [ChildBot(fake, settings, shard=(n, processes)) for n in range(processes)]
         for child in children:
             await child.start()
         db = await Database.open(url)
