@@ -7,14 +7,12 @@ A worker rebuilds the game from its options and move log (picklable data, not en
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import multiprocessing.connection
 import os
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import games
+from sessions.workers import worker_pool
 
 DEFAULT_LEVEL = 2
 HINT_LEVEL = 3  # "the level-3 suggestion": strong enough to teach, quick enough to ask for often
@@ -53,23 +51,6 @@ def judge(game: str, options: dict[str, Any], moves: list[str], budget: float) -
     return found
 
 
-def _exit_with_parent() -> None:
-    """Runs in each worker at start: end the worker when the bot process is gone, however it died.
-
-    A pool worker waits on a queue whose writing end it holds itself, so it never sees its parent die; and the fork
-    server lives as long as any worker does. Without this, a bot killed with SIGKILL (the OOM killer, a supervisor
-    without process groups) leaves its workers and the fork server behind, one set per restart."""
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
 class Thinker:
     """A process pool sized to the machine, for searches and analyses."""
 
@@ -80,13 +61,7 @@ class Thinker:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # Workers come from a fork server, not forked from the bot itself: a forked worker would inherit the
-            # bot's sockets (the gateway connection among them) and hold them open after the bot died.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("forkserver"),
-                initializer=_exit_with_parent,
-            )
+            self._pool = worker_pool(self.workers)
         return self._pool
 
     async def move(self, game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None) -> str:

@@ -14,16 +14,13 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-import multiprocessing
-import multiprocessing.connection
-import os
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import games
 from engines import GameState
+from sessions.workers import follow_parent, worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +33,8 @@ def draw(engine: str, renderer: str, position: dict[str, Any], names: tuple[str,
 
 def start_worker() -> None:
     """Runs once in each worker as it starts: it follows the bot out, and draws every game once."""
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        # A pool's worker holds both ends of its task pipe, so it never sees the bot die (a kill -9 included) and
-        # would wait for work forever: leave when the bot's end of the spawning pipe closes.
-        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True, name="follow the bot").start()
+    follow_parent()
     warm()
-
-
-def _exit_with(sentinel: int) -> None:
-    multiprocessing.connection.wait([sentinel])
-    os._exit(0)
 
 
 def warm() -> None:
@@ -93,8 +81,7 @@ class Drawer:
 
     def _started_pool(self) -> ProcessPoolExecutor:
         """Runs in a thread: a pool whose workers have started and drawn every game once."""
-        context = multiprocessing.get_context("forkserver")
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=start_worker)
+        pool = worker_pool(self.workers, initializer=start_worker)
         try:
             for started in [pool.submit(warm) for _ in range(self.workers)]:  # each submit starts a worker
                 started.result()
