@@ -25,6 +25,7 @@ from render.base import (
     MARGIN,
     MUTED,
     PANEL,
+    BoardDraw,
     Side,
     displayable,
     draw_header,
@@ -318,7 +319,7 @@ def render(game: isaac.IsaacGame, names: tuple[str, str], language: str = "en") 
     """The board as PNG bytes, its words in ``language``; reads the game only."""
     names = shown_names(names, language)
     image = _board_image(game)
-    draw = ImageDraw.Draw(image)
+    draw = BoardDraw(image)
     sides = [Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE)]
     draw_header(draw, WIDTH, sides, game.turn, status(game, language))
     _draw_pieces(draw, game)

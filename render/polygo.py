@@ -23,6 +23,7 @@ from render.base import (
     MARGIN,
     MUTED,
     PANEL,
+    BoardDraw,
     Side,
     blend,
     displayable,
@@ -406,7 +407,7 @@ def render(game: PolygoGame, names: tuple[str, str], language: str = "en") -> by
     image = _empty_board(game.size).copy()
     for player in (0, 1):
         _paste_polygon_area(image, game, player)
-    draw = ImageDraw.Draw(image)
+    draw = BoardDraw(image)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
     mover = game.turn if game.turn is not None else game.to_roll
     draw_header(draw, WIDTH, sides, mover, status(game, names, language))
