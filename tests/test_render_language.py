@@ -110,15 +110,19 @@ def test_a_japanese_name_draws_in_the_header(game: str) -> None:
 
 
 def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record every string a renderer draws (the cached layers hold coordinates only)."""
+    """Record every string a renderer draws (the cached layers hold coordinates only), through Pillow's drawing
+    or the boards' own, which caches the glyphs."""
     texts: list[str] = []
-    original = ImageDraw.ImageDraw.text
+    for cls in (ImageDraw.ImageDraw, base.BoardDraw):
+        original = cls.__dict__["text"]
 
-    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
-        texts.append(str(text))
-        original(self, xy, text, *args, **kwargs)
+        def recording(
+            self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, _draw: Any = original, **kw: Any
+        ) -> None:
+            texts.append(str(text))
+            _draw(self, xy, text, *args, **kw)
 
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+        monkeypatch.setattr(cls, "text", recording)
     return texts
 
 
