@@ -28,6 +28,7 @@ from render.base import (
     blend,
     displayable,
     draw_header,
+    encode_indexed,
     fit_text,
     fixed_palette,
     font,
@@ -111,6 +112,12 @@ def _empty_board(size: int, wood: tuple[int, int, int] = WOOD) -> Image.Image:
     return image
 
 
+@cache
+def _indexed_board(size: int, wood: tuple[int, int, int] = WOOD) -> Image.Image:
+    """`_empty_board` in the palette's indices."""
+    return _empty_board(size, wood).quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
 def _draw_grid(draw: ImageDraw.ImageDraw, size: int) -> None:
     for index in range(size):
         x0, y0 = _lattice(size, 0, index)
@@ -140,7 +147,7 @@ def _paste_polygon_area(image: Image.Image, game: PolygoGame, player: int) -> No
     mask = Image.new("L", (box[2] - left, box[3] - top), 0)
     # shifted by whole pixels, the polygon covers the same pixels as when drawn on the page
     ImageDraw.Draw(mask).polygon([(x - left, y - top) for x, y in corners], fill=255)
-    image.paste(_empty_board(game.size, AREA_COLOURS[player]).crop(box), box, mask)
+    image.paste(_indexed_board(game.size, AREA_COLOURS[player]).crop(box), box, mask)
 
 
 def _draw_polygon_outline(draw: ImageDraw.ImageDraw, game: PolygoGame, player: int) -> None:
@@ -401,22 +408,33 @@ def result_lines(game: PolygoGame, names: tuple[str, str], language: str = "en")
 # ----------------------------------------------------------------------------------------------- public
 
 
+# Where the smoothed drawing (text) of a render is: the header and the panel. The board's polygons, stones and marks
+# are hard-edged shapes in palette colours, so they are drawn straight onto the palette image, which is what
+# quantizing them would give; only these two boxes are drawn in RGB and quantized (a third of the pixels).
+HEADER_BOX = (0, 0, WIDTH, HEADER_HEIGHT)
+PANEL_BOX = (PANEL_X, HEADER_HEIGHT, WIDTH, HEIGHT)
+
+
 def render(game: PolygoGame, names: tuple[str, str], language: str = "en") -> bytes:
     """The board as PNG bytes, its words in ``language``; reads the game only."""
     names = shown_names(names, language)
-    image = _empty_board(game.size).copy()
+    board = _indexed_board(game.size).copy()
     for player in (0, 1):
-        _paste_polygon_area(image, game, player)
-    draw = BoardDraw(image)
-    sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
-    mover = game.turn if game.turn is not None else game.to_roll
-    draw_header(draw, WIDTH, sides, mover, status(game, names, language))
+        _paste_polygon_area(board, game, player)
+    draw = ImageDraw.Draw(board)
     for player in (0, 1):
         _draw_polygon_outline(draw, game, player)
     _draw_stones(draw, game)
     _draw_marks(draw, game)
-    _draw_panel(draw, game, names, language)
-    return to_png(image, PALETTE)
+    text = _empty_board(game.size).copy()
+    text_draw = BoardDraw(text)
+    sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
+    mover = game.turn if game.turn is not None else game.to_roll
+    draw_header(text_draw, WIDTH, sides, mover, status(game, names, language))
+    _draw_panel(text_draw, game, names, language)
+    for box in (HEADER_BOX, PANEL_BOX):
+        board.paste(text.crop(box).quantize(palette=PALETTE, dither=Image.Dither.NONE), box)
+    return encode_indexed(board)
 
 
 def render_dice(face: int, language: str = "en") -> bytes:
