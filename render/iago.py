@@ -32,12 +32,12 @@ from render.base import (
     Side,
     displayable,
     draw_header,
+    encode_indexed,
     fit_text,
     fixed_palette,
     font,
     new_canvas,
     shown_names,
-    to_png,
 )
 
 WIDTH = 920
@@ -218,9 +218,23 @@ def _cell_box(name: str, reach: int) -> tuple[int, int, int, int]:
     return left, top, left + 2 * reach + 1, top + 2 * reach + 1
 
 
-def _paste_cell(board: Image.Image, name: str, kind: str) -> None:
-    box = _cell_box(name, CELL_REACH)
-    board.paste(_layers()[kind].crop(box), box, _cell_mask())
+@cache
+def _indexed_layers() -> dict[str | None, Image.Image]:
+    """`_layers` in the palette's indices. The cell mask has no smoothed edge, so cells pasted from these straight
+    into the palette image are what quantizing the pasted RGB board would give."""
+    return {kind: layer.quantize(palette=PALETTE, dither=Image.Dither.NONE) for kind, layer in _layers().items()}
+
+
+def _paste_cells(
+    board: Image.Image,
+    layers: dict[str | None, Image.Image],
+    cells: list[tuple[str, str]],
+    origin: tuple[int, int] = (0, 0),
+) -> None:
+    """Paste each (cell, kind) from the layer of its kind; `origin` is where `board` sits on the board layer."""
+    for name, kind in cells:
+        box = _cell_box(name, CELL_REACH)
+        board.paste(layers[kind].crop(box), (box[0] - origin[0], box[1] - origin[1]), _cell_mask())
 
 
 def _draw_legal_dot(draw: ImageDraw.ImageDraw, name: str) -> None:
@@ -246,17 +260,26 @@ def _ring(name: str) -> Image.Image:
 
 
 def _draw_board(game: iago.IagoGame) -> Image.Image:
-    board = _layers()[None].copy()
-    for name in iago.CELLS:
-        content = game.cell(name)
-        if content is not None:
-            _paste_cell(board, name, content)
-    for name in _legal_cells(game):
-        _paste_cell(board, name, "dot")
+    """The board band in the palette's indices."""
+    cells = [(name, content) for name in iago.CELLS if (content := game.cell(name)) is not None]
+    cells += [(name, "dot") for name in _legal_cells(game)]
+    board = _indexed_layers()[None].copy()
+    _paste_cells(board, _indexed_layers(), cells)
     if game.last_cell is not None:
+        # The ring's smoothed edge blends with the smoothed board under it, so its box is put together in RGB,
+        # with the cells that reach into it, and quantized as the whole board used to be.
+        box = _cell_box(game.last_cell, RING_REACH)
+        area = _layers()[None].crop(box)
+        near = [cell for cell in cells if _overlap(_cell_box(cell[0], CELL_REACH), box)]
+        _paste_cells(area, _layers(), near, box[:2])
         ring = _ring(game.last_cell)
-        board.paste(ring, _cell_box(game.last_cell, RING_REACH)[:2], ring)
+        area.paste(ring, (0, 0), ring)
+        board.paste(area.quantize(palette=PALETTE, dither=Image.Dither.NONE), box[:2])
     return board
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _legal_cells(game: iago.IagoGame) -> list[str]:
@@ -325,6 +348,17 @@ def _short(name: str) -> str:
     return fit_text(displayable(name), 14)
 
 
+@cache
+def _indexed_page() -> Image.Image:
+    return new_canvas(WIDTH, HEIGHT)[0].quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+# The header and the panel hold all the text, the smoothed drawing of a render besides the board: only they are
+# drawn in RGB and quantized; the board band is put together in the palette's indices.
+HEADER_BOX = (0, 0, WIDTH, BOARD_TOP)
+PANEL_BOX = (0, PANEL_TOP, WIDTH, HEIGHT)
+
+
 def render(game: iago.IagoGame, names: tuple[str, str], language: str = "en") -> bytes:
     """PNG of the board, the player to move and both scores, its words in ``language``; reads the game and never
     changes it."""
@@ -332,9 +366,12 @@ def render(game: iago.IagoGame, names: tuple[str, str], language: str = "en") ->
     image, draw = new_canvas(WIDTH, HEIGHT)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
     draw_header(draw, WIDTH, sides, game.turn, status(game, language))
-    image.paste(_draw_board(game), (0, BOARD_TOP))
     _draw_panel(draw, game, names, language)
-    return to_png(image, PALETTE)
+    page = _indexed_page().copy()
+    page.paste(_draw_board(game), (0, BOARD_TOP))
+    for box in (HEADER_BOX, PANEL_BOX):
+        page.paste(image.crop(box).quantize(palette=PALETTE, dither=Image.Dither.NONE), box)
+    return encode_indexed(page)
 
 
 __all__ = ["HEIGHT", "WIDTH", "cell_center", "render"]
