@@ -2,10 +2,11 @@
 
 Positions come from seeded random games (start, middle, end) so runs are comparable: Iago's standard
 variant, ISAAC, and Polygo at each board size (9, 13, 19). `python bench/render.py --levels` prints instead
-what each zlib level (and PNG optimisation) costs and saves on the last board of each game; `--ja` draws the
+what each level of Pillow's zlib (and PNG optimisation) and of ISA-L (what boards use) costs and saves on the last
+board of each game; `--ja` draws the
 boards in Japanese, with Japanese names.
 
-"cpu p95" is the rendering thread's own CPU time: on a machine shared with other work, wall-clock p95 also
+"cpu" columns are the rendering thread's own CPU time: on a machine shared with other work, wall-clock p95 also
 counts the time the thread waited for a core.
 """
 
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PIL import Image
 
 import engines
+from render import base
 
 BOARDS: tuple[tuple[str, str, dict[str, object]], ...] = (
     ("iago", "iago", {}),
@@ -56,18 +58,30 @@ def percentile(times: list[float], fraction: float) -> float:
 def encode_ms(image: Image.Image, **options: object) -> tuple[float, int]:
     times, size = [], 0
     for _ in range(RUNS // 3):
-        buffer = io.BytesIO()
         started = time.perf_counter()
-        image.save(buffer, format="PNG", **options)
+        if "isal" in options:
+            size = len(_isal_png(image, int(options["isal"])))  # type: ignore[call-overload]
+        else:
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", **options)
+            size = buffer.tell()
         times.append((time.perf_counter() - started) * 1000)
-        size = buffer.tell()
     return statistics.median(times), size
+
+
+def _isal_png(image: Image.Image, level: int) -> bytes:
+    saved, base.COMPRESS_LEVEL = base.COMPRESS_LEVEL, level
+    try:
+        return base.encode_indexed(image)
+    finally:
+        base.COMPRESS_LEVEL = saved
 
 
 def levels() -> None:
     """The encoding trade-off behind render.base.COMPRESS_LEVEL."""
     settings: list[tuple[str, dict[str, object]]] = [(f"level {n}", {"compress_level": n}) for n in range(1, 10)]
     settings.append(("optimize", {"optimize": True}))
+    settings += [(f"isal {n}", {"isal": n}) for n in range(4)]
     print(f"{'board':<20}" + "".join(f"{label:>16}" for label, _ in settings))
     for game, title, options in BOARDS:
         state = positions(game, options)["end"]
@@ -86,7 +100,7 @@ def main() -> None:
         levels()
         return
     names, language = (JAPANESE_NAMES, "ja") if "--ja" in sys.argv else (NAMES, "en")
-    print(f"{'board':<20}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}{'cpu p95':>10}")
+    print(f"{'board':<20}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}{'cpu med':>10}{'cpu p95':>10}")
     for game, title, options in BOARDS:
         renderer = importlib.import_module(f"render.{game}")
         for label, state in positions(game, options).items():
@@ -98,8 +112,12 @@ def main() -> None:
                 png = renderer.render(state, names, language)
                 times.append((time.perf_counter() - started) * 1000)
                 cpu_times.append((time.thread_time() - cpu_started) * 1000)
-            median, p95, cpu_p95 = statistics.median(times), percentile(times, 0.95), percentile(cpu_times, 0.95)
-            print(f"{title + ' ' + label:<20}{median:>10.1f}{p95:>10.1f}{len(png) / 1024:>10.1f}{cpu_p95:>10.1f}")
+            median, p95 = statistics.median(times), percentile(times, 0.95)
+            cpu_median, cpu_p95 = statistics.median(cpu_times), percentile(cpu_times, 0.95)
+            print(
+                f"{title + ' ' + label:<20}{median:>10.1f}{p95:>10.1f}{len(png) / 1024:>10.1f}"
+                f"{cpu_median:>10.1f}{cpu_p95:>10.1f}"
+            )
 
 
 if __name__ == "__main__":
