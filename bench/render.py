@@ -4,7 +4,9 @@ Positions come from seeded random games (start, middle, end) so runs are compara
 variant, ISAAC, and Polygo at each board size (9, 13, 19). `python bench/render.py --levels` prints instead
 what each level of Pillow's zlib (and PNG optimisation) and of ISA-L (what boards use) costs and saves on the last
 board of each game; `--ja` draws the
-boards in Japanese, with Japanese names.
+boards in Japanese, with Japanese names. `--sequence` draws every position of one seeded game of each kind once, in
+order, as a game in play does: what a board costs when its words (move number, scores) are new to the process's
+caches, where the default repeats each board.
 
 "cpu" columns are the rendering thread's own CPU time: on a machine shared with other work, wall-clock p95 also
 counts the time the thread waited for a core.
@@ -95,11 +97,33 @@ def levels() -> None:
         print(f"{title + ' end':<20}" + "".join(f"{cell:>16}" for cell in cells))
 
 
+def sequence(names: tuple[str, str], language: str) -> None:
+    print(f"{'game':<20}{'boards':>10}{'cpu med':>10}{'cpu p95':>10}{'cpu max':>10}")
+    for game, title, options in BOARDS:
+        renderer = importlib.import_module(f"render.{game}")
+        renderer.render(engines.get(game).new_game(**options), names, language)  # the static layers, once
+        rng = random.Random(7)
+        state = engines.get(game).new_game(**options)
+        cpu_times = []
+        while True:
+            cpu_started = time.thread_time()
+            renderer.render(state, names, language)
+            cpu_times.append((time.thread_time() - cpu_started) * 1000)
+            if state.is_over:
+                break
+            state.play(rng.choice(state.legal_moves()))
+        median, p95 = statistics.median(cpu_times), percentile(cpu_times, 0.95)
+        print(f"{title:<20}{len(cpu_times):>10}{median:>10.1f}{p95:>10.1f}{max(cpu_times):>10.1f}")
+
+
 def main() -> None:
     if "--levels" in sys.argv:
         levels()
         return
     names, language = (JAPANESE_NAMES, "ja") if "--ja" in sys.argv else (NAMES, "en")
+    if "--sequence" in sys.argv:
+        sequence(names, language)
+        return
     print(f"{'board':<20}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}{'cpu med':>10}{'cpu p95':>10}")
     for game, title, options in BOARDS:
         renderer = importlib.import_module(f"render.{game}")
