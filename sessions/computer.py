@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import games
@@ -65,14 +67,28 @@ class Thinker:
         return self._pool
 
     async def move(self, game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None) -> str:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), search, game, options, moves, level, seed, self.budget)
+        return await self._run(search, game, options, moves, level, seed, self.budget)  # type: ignore[no-any-return]
 
     async def analysis(
         self, game: str, options: dict[str, Any], moves: list[str], budget: float
     ) -> list[tuple[int, str, str, float]]:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), judge, game, options, moves, budget)
+        return await self._run(judge, game, options, moves, budget)  # type: ignore[no-any-return]
+
+    async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
+        pool = self._executor()
+        try:
+            return await self._submit(pool, job, *args)
+        except BrokenProcessPool:  # a worker was killed (out of memory, by hand): new workers, and the job again
+            if self._pool is pool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+            return await self._submit(self._executor(), job, *args)
+
+    @staticmethod
+    async def _submit(pool: ProcessPoolExecutor, job: Callable[..., Any], *args: Any) -> Any:
+        # Submitting starts the pool's processes (on first use, and after one died), which waits for the fork
+        # server: done in a thread, never on the event loop.
+        return await asyncio.wrap_future(await asyncio.to_thread(pool.submit, job, *args))
 
     def close(self) -> None:
         if self._pool is not None:

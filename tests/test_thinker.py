@@ -9,6 +9,9 @@ import sys
 import time
 from pathlib import Path
 
+import games
+from sessions.computer import Thinker
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A bot stand-in: a Thinker that has searched once (so its fork server and worker exist), printing their pids.
@@ -53,3 +56,23 @@ def test_workers_and_fork_server_exit_when_the_bot_is_killed() -> None:
     finally:
         if bot.poll() is None:
             bot.kill()
+
+
+async def test_a_killed_worker_costs_no_move() -> None:
+    thinker = Thinker(workers=1, budget=0.05)
+    try:
+        first = await thinker.move("iago", {}, [], 1, 0)
+        assert thinker._pool is not None
+        for process in list(thinker._pool._processes.values()):
+            os.kill(process.pid, signal.SIGKILL)
+        # The pool notices the death only when asked: this move finds it broken, gets new workers and is played.
+        second = await thinker.move("iago", {}, [first], 1, 0)
+        assert second in _legal_after(first)
+    finally:
+        thinker.close()
+
+
+def _legal_after(move: str) -> list[str]:
+    state = games.find("iago").new_game()
+    state.play(move)
+    return state.legal_moves()
