@@ -77,7 +77,7 @@ class Side:
     outline: tuple[int, int, int] = INK
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # masks of 1-11 KB, mostly 2-3 KB: some 5 MB per process when full
 def _text_mask(
     text_font: ImageFont.FreeTypeFont, text: str, anchor: str | None, start: tuple[float, float]
 ) -> tuple[object, tuple[int, int]]:
