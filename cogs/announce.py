@@ -99,8 +99,7 @@ async def post_report(
     except (discord.HTTPException, TimeoutError, OSError) as error:
         log.warning("Posting announcement %s failed; the outbox will deliver it: %s", announcement_id, error)
         return
-    if report.finish is not None:
-        await update_header(client, service, row.id)
+    await update_header(client, service, report)
 
 
 async def reply_with_report(interaction: discord.Interaction, report: Report, *, edit: bool = False) -> None:
@@ -121,8 +120,7 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
         await _reply(interaction, report, edit=edit)
     finally:
         start_bot_turn(interaction.client, report.row)
-    if thread_id is not None and report.finish is not None:
-        await update_header(interaction.client, service, report.row.id)
+    await update_header(interaction.client, service, report)
 
 
 async def redirect_to_thread(interaction: discord.Interaction, report: Report, thread_id: int) -> None:
@@ -253,8 +251,7 @@ class Announcer(BackgroundCog):
                 found = message.id
                 if announcement.kind == "start" and report.row.thread_id is None:
                     await self._clear_challenge(report.row)
-            if report.row.thread_id is not None and report.finish is not None:  # the header shows the result
-                await update_header(self.bot, self.service, report.row.id)
+            await update_header(self.bot, self.service, report)
             return found
         row = await self.service.row(announcement.game_id)
         if announcement.kind == "cancelled":

@@ -145,9 +145,13 @@ async def tell_once(interaction: discord.Interaction) -> None:
         log.info("Could not say why there are no threads in %s: %s", channel_id, error)
 
 
-async def update_header(client: discord.Client, service: GameService, game_id: int) -> None:
-    """Write the result into the challenge message of a game played in a thread, once it has ended.
-    Best-effort: it runs after the last move was announced, and a failure must never touch the move."""
+async def update_header(client: discord.Client, service: GameService, report: Report) -> None:
+    """Write the result into the challenge message of a game played in a thread, when ``report`` ended it; any
+    other action leaves the header alone (one request per move). Best-effort: it runs after the last move was
+    announced, and a failure must never touch the move."""
+    if report.finish is None or report.row.thread_id is None:
+        return
+    game_id = report.row.id
     try:
         row = await service.row(game_id)
         if row.thread_id is None or row.challenge_message_id is None:

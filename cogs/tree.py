@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -18,7 +18,7 @@ from discord import app_commands
 
 from cogs.context import remember_members
 from engines import Phrase
-from locales import N_, tr
+from locales import N_, nested, tr
 from sessions.service import UserError
 
 log = logging.getLogger(__name__)
@@ -37,8 +37,9 @@ def printable(value: Any) -> Any:
     """Text a member typed, fit to quote back: no control or direction-override characters that would garble
     the answer around it, and never a mass mention. A nested message (an engine's refusal) is cleaned inside,
     and stays translatable."""
-    template, params = getattr(value, "template", None), getattr(value, "params", None)
-    if isinstance(template, str) and isinstance(params, Mapping):
+    message = nested(value)
+    if message is not None:
+        template, params = message
         return Phrase(template, **{key: printable(inner) for key, inner in params.items()})
     if isinstance(value, datetime):  # a moment: Discord shows it in each reader's language and time zone
         return discord.utils.format_dt(value, "R")

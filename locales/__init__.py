@@ -65,13 +65,17 @@ def option_name(locale: Any, name: str) -> str:
     return translations(language_of(locale)).pgettext(OPTION_NAME, name)
 
 
-def words(locale: Any, value: Any) -> Any:
-    """A placeholder's value for ``locale``: a nested message (anything with a ``template`` msgid and its
-    ``params``, such as an engine's ``Phrase`` or ``IllegalMove``) is translated too; other values are kept."""
+def nested(value: Any) -> tuple[str, Mapping[str, Any]] | None:
+    """A placeholder's value as a nested message, its msgid and params: anything with a ``template`` msgid and its
+    ``params``, such as an engine's ``Phrase`` or ``IllegalMove``. None for any other value."""
     template, params = getattr(value, "template", None), getattr(value, "params", None)
-    if isinstance(template, str) and isinstance(params, Mapping):
-        return tr(locale, template, **params)
-    return value
+    return (template, params) if isinstance(template, str) and isinstance(params, Mapping) else None
+
+
+def words(locale: Any, value: Any) -> Any:
+    """A placeholder's value for ``locale``: a nested message is translated too; other values are kept."""
+    message = nested(value)
+    return value if message is None else tr(locale, message[0], **message[1])
 
 
 def tr(locale: Any, message: str, **params: Any) -> str:

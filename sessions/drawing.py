@@ -58,11 +58,14 @@ class Drawer:
         self._closed = False
 
     async def warm_up(self) -> None:
-        """Start the workers now (each draws every game once), not at the first move."""
-        if self.workers:
-            self._start_soon()
-            assert self._starting is not None
-            await asyncio.shield(self._starting)
+        """Every game drawn once before the first move: by each worker as it starts (started now, not at the first
+        move), or in a thread of this process when there are no workers."""
+        if not self.workers:
+            await asyncio.to_thread(warm)
+            return
+        self._start_soon()
+        assert self._starting is not None
+        await asyncio.shield(self._starting)
 
     def _start_soon(self) -> None:
         if self._pool is None and not self._closed and (self._starting is None or self._starting.done()):

@@ -132,6 +132,11 @@ class Report:
     by: int | None = None  # the member whose action this reports
 
 
+def _title(game: str) -> Phrase:
+    """A game's title as each reader says it (translated where it is read); ``game`` is the command's name."""
+    return Phrase(games.find(game).title)
+
+
 class GameService:
     def __init__(
         self,
@@ -201,7 +206,7 @@ class GameService:
     ) -> GameRow:
         """The game a command acts on: the chosen one (of this server), else the caller's only game of this
         kind here. With ``spectate``, anyone may look at any game of this server."""
-        title = Phrase(games.find(game).title)  # the title as each reader says it; ``game`` is the command's name
+        title = _title(game)
         if game_id is not None:
             row = await self.row(game_id, guild_id)
             if row.game != game or (not spectate and user_id not in row.players):
@@ -334,7 +339,7 @@ class GameService:
         """What a server's admins chose: the game must be on, the channel among the allowed ones (if any)."""
         here = await self.settings_for(guild_id)
         if game not in here.enabled_games:
-            raise UserError("The admins of this server have turned {game} off.", game=Phrase(games.find(game).title))
+            raise UserError("The admins of this server have turned {game} off.", game=_title(game))
         if not here.channel_allowed(channel_id, parent_id):
             raise UserError(
                 "Games cannot be started in this channel. Try one of these: {channels}",
@@ -462,14 +467,12 @@ class GameService:
         if game_id is not None:
             row = await self.row(game_id, guild_id)
             if row.game != game or user_id not in row.players:
-                raise UserError(
-                    "Game #{id} is not one of your {title} games.", id=game_id, title=Phrase(games.find(game).title)
-                )
+                raise UserError("Game #{id} is not one of your {title} games.", id=game_id, title=_title(game))
             return row
         mine = [r for r in await self.db.games_with_status("finished", guild_ids=[guild_id]) if user_id in r.players]
         mine = [r for r in mine if r.game == game]
         if not mine:
-            raise UserError("You have no finished {title} game here yet.", title=Phrase(games.find(game).title))
+            raise UserError("You have no finished {title} game here yet.", title=_title(game))
         return max(mine, key=lambda r: r.finished_at or 0.0)
 
     async def analyse(self, game_id: int, user_id: int, guild_id: int) -> list[tuple[int, str, str, float]]:
@@ -848,12 +851,7 @@ class GameService:
     async def warm_up(self) -> None:
         """Draw each game's start once, so the renderers' cached layers are built before the first move (in each
         drawing process, when there are some)."""
-        if self.drawer.workers:
-            await self.drawer.warm_up()
-            return
-        for entry in games.entries():
-            async with self._render_slots:
-                await asyncio.to_thread(entry.render, entry.new_game(), ("", ""))
+        await self.drawer.warm_up()
 
     async def render_board(self, row: GameRow, state: GameState, names: tuple[str, str], locale: Any = None) -> bytes:
         """The board image as PNG, its words in ``locale``'s language, drawn in a worker process (or thread) so the
