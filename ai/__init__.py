@@ -13,20 +13,15 @@ iterative deepening and the softmax of the weaker levels). Values are +1 for a s
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from ai import iago, isaac, polygo
-from ai.search import LEVELS_CONFIG, Analysis, Strategy, pick, think
+from ai.search import LEVELS_CONFIG, GameAI
 
 LEVELS: tuple[int, ...] = (1, 2, 3, 4)
 
-# game name -> factory of a fresh strategy; the flag asks for exact values of every root move (softmax levels)
-STRATEGIES: dict[str, Callable[[bool], Strategy]] = {
-    "iago": lambda full: iago.IagoSearch(full_width_root=full),
-    "isaac": lambda full: isaac.IsaacSearch(full_width_root=full),
-    "polygo": lambda full: polygo.PolygoSearch(full_width_root=full),
-}
+# game name -> that game's AI module (ai.search.GameAI)
+STRATEGIES: dict[str, GameAI] = {"iago": iago, "isaac": isaac, "polygo": polygo}  # type: ignore[dict-item]
 
 
 def game_name(state: Any) -> str:
@@ -37,24 +32,13 @@ def game_name(state: Any) -> str:
     return name
 
 
-def _check_actable(state: Any) -> None:
+def _check_actable(state: Any, level: int) -> None:
+    if level not in LEVELS_CONFIG:
+        raise ValueError(f"Unknown level {level!r}: choose one of {', '.join(map(str, LEVELS))}.")
     if state.is_over:
         raise ValueError("The game is over: there is no move to choose.")
     if state.chance or state.turn is None:
         raise ValueError("A chance move is due: the session draws it, not a player.")
-
-
-def _analyse(
-    state: Any, level: int, budget_s: float | None, max_depth: int | None, game: str | None
-) -> tuple[Analysis, float]:
-    if level not in LEVELS_CONFIG:
-        raise ValueError(f"Unknown level {level!r}: choose one of {', '.join(map(str, LEVELS))}.")
-    _check_actable(state)
-    config = LEVELS_CONFIG[level]
-    strategy = STRATEGIES[game or game_name(state)](config.temperature > 0)
-    depth = config.max_depth if max_depth is None else max_depth
-    budget = config.budget_s if budget_s is None else budget_s
-    return think(strategy, state.copy(), depth, budget), config.temperature
 
 
 def choose_move(
@@ -72,14 +56,15 @@ def choose_move(
     the choice is the same whenever the search reaches the same depth, always so for levels 1 and 2 (depth
     bound) and for any level given a ``max_depth`` it can finish. ValueError at a chance move or game over.
     """
-    analysis, temperature = _analyse(state, level, budget_s, max_depth, game)
-    return pick(analysis, temperature, random.Random(seed))
+    _check_actable(state, level)
+    module = STRATEGIES[game or game_name(state)]
+    return module.choose_move(state.copy(), level, random.Random(seed), budget_s=budget_s, max_depth=max_depth)
 
 
 def analyse_position(state: Any, *, budget_s: float = 1.6, game: str | None = None) -> tuple[str, float]:
-    """The level-4 search's best move and its value in [-1, 1] for the player to act."""
-    analysis, _ = _analyse(state, 4, budget_s, None, game)
-    return analysis.best()
+    """The strongest search's best move and its value in [-1, 1] for the player to act."""
+    _check_actable(state, 4)
+    return STRATEGIES[game or game_name(state)].analyse_position(state.copy(), budget_s=budget_s)
 
 
 def evaluate(state: Any, player: int, *, budget_s: float = 1.6, game: str | None = None) -> float:

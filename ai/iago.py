@@ -10,9 +10,10 @@ marked exact, which makes the last moves an exact endgame solve.
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
-from ai.search import Deadline
+from ai.search import Deadline, analyse_by_levels, choose_by_levels
 from engines import iago as E
 
 N = len(E.CELLS)
@@ -405,3 +406,19 @@ def static_value(game: Any) -> float:
     """The evaluation of a game position for the player to act (for analysis of finished lines)."""
     board = Board.from_game(game)
     return evaluate(board, board.turn)
+
+
+def _strategy(full_width_root: bool) -> IagoSearch:
+    return IagoSearch(full_width_root=full_width_root)
+
+
+def choose_move(
+    state: Any, level: int, rng: random.Random, *, budget_s: float | None = None, max_depth: int | None = None
+) -> str:
+    """``ai.search.GameAI.choose_move`` for Iago."""
+    return choose_by_levels(_strategy, state, level, rng, budget_s, max_depth)
+
+
+def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
+    """``ai.search.GameAI.analyse_position`` for Iago."""
+    return analyse_by_levels(_strategy, state, budget_s)

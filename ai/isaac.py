@@ -11,10 +11,11 @@ and scores that park the counter on an opponent's piece to stop its removal. Gam
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from typing import Any
 
-from ai.search import Deadline
+from ai.search import Deadline, analyse_by_levels, choose_by_levels
 from engines import isaac as E
 
 SIZE = 10
@@ -321,3 +322,19 @@ class IsaacSearch:
                     if alpha >= beta:
                         break
         return best
+
+
+def _strategy(full_width_root: bool) -> IsaacSearch:
+    return IsaacSearch(full_width_root=full_width_root)
+
+
+def choose_move(
+    state: Any, level: int, rng: random.Random, *, budget_s: float | None = None, max_depth: int | None = None
+) -> str:
+    """``ai.search.GameAI.choose_move`` for ISAAC."""
+    return choose_by_levels(_strategy, state, level, rng, budget_s, max_depth)
+
+
+def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
+    """``ai.search.GameAI.analyse_position`` for ISAAC."""
+    return analyse_by_levels(_strategy, state, budget_s)

@@ -11,10 +11,11 @@ expectimax: for each of the six die faces the opponent answers with their best p
 from __future__ import annotations
 
 import math
+import random
 from functools import cache
 from typing import Any
 
-from ai.search import Deadline
+from ai.search import Deadline, analyse_by_levels, choose_by_levels
 from engines import polygo as E
 
 SIDES_RANGE = (3, 4, 5)
@@ -290,3 +291,19 @@ class PolygoSearch:
             return 0.9  # they close a ring: from their side nearly won
         m_key, _ = pos.mine.best(mine, reply)
         return race_value(t_key, m_key)
+
+
+def _strategy(full_width_root: bool) -> PolygoSearch:
+    return PolygoSearch(full_width_root=full_width_root)
+
+
+def choose_move(
+    state: Any, level: int, rng: random.Random, *, budget_s: float | None = None, max_depth: int | None = None
+) -> str:
+    """``ai.search.GameAI.choose_move`` for Polygo."""
+    return choose_by_levels(_strategy, state, level, rng, budget_s, max_depth)
+
+
+def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
+    """``ai.search.GameAI.analyse_position`` for Polygo."""
+    return analyse_by_levels(_strategy, state, budget_s)

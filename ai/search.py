@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -115,3 +116,44 @@ def pick(analysis: Analysis, temperature: float, rng: random.Random) -> str:
     top = max(analysis.values.values())
     weights = [math.exp((analysis.values[m] - top) / temperature) for m in moves]
     return rng.choices(moves, weights=weights)[0]
+
+
+class GameAI(Protocol):
+    """What a game's AI module provides (the module its registry entry names), one per game.
+
+    ``ai.choose_move`` and ``ai.analyse_position`` check the level and that a player is to act, copy the state
+    and then call these; a module may search its copy freely. Levels are the module's own business: each game
+    decides how its levels think, as long as 1 is the gentlest and 4 the strongest.
+    """
+
+    def choose_move(
+        self, state: Any, level: int, rng: random.Random, *, budget_s: float | None, max_depth: int | None
+    ) -> str:
+        """One of ``state.legal_moves()`` at ``level``; ``budget_s`` (seconds) and ``max_depth`` (a bound on the
+        work that makes the choice deterministic for a seed) override the level's own limits when given."""
+        ...
+
+    def analyse_position(self, state: Any, *, budget_s: float) -> tuple[str, float]:
+        """The strongest search's best move and its value in [-1, 1] for the player to act."""
+        ...
+
+
+def choose_by_levels(
+    strategy: Callable[[bool], Strategy],
+    state: Any,
+    level: int,
+    rng: random.Random,
+    budget_s: float | None,
+    max_depth: int | None,
+) -> str:
+    """``GameAI.choose_move`` for a game whose levels are ``LEVELS_CONFIG`` over a depth-valued ``Strategy``
+    (``strategy(full_width_root)`` makes a fresh one; the softmax levels need every root move valued exactly)."""
+    config = LEVELS_CONFIG[level]
+    depth = config.max_depth if max_depth is None else max_depth
+    budget = config.budget_s if budget_s is None else budget_s
+    return pick(think(strategy(config.temperature > 0), state, depth, budget), config.temperature, rng)
+
+
+def analyse_by_levels(strategy: Callable[[bool], Strategy], state: Any, budget_s: float) -> tuple[str, float]:
+    """``GameAI.analyse_position`` for such a game: level 4's search, the best move and its value."""
+    return think(strategy(False), state, LEVELS_CONFIG[4].max_depth, budget_s).best()
