@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.admin import AdminQueries, AuditRow, Forgotten
 from storage.engine import Body, database_url, make_engine, make_runner
+from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
 from storage.migrate import upgrade_url
 from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
 from storage.rows import (
@@ -59,6 +60,7 @@ __all__ = [
     "AnnouncementRow",
     "AuditRow",
     "Database",
+    "DatabaseUnavailable",
     "DuplicateChallenge",
     "DuplicateRematch",
     "Forgotten",
@@ -81,13 +83,20 @@ class Database(OutboxQueries, AdminQueries):
         # on busy_timeout. The queries' own writes are queued by the runner's writer thread.
         self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
         self._runner = make_runner(engine.url, engine)
+        # Every call is reported here: one log line when the database becomes unavailable, one when it is back.
+        self.outage = OutageTracker()
 
     @classmethod
     async def open(cls, target: str | Path | URL) -> Database:
         """Open (and migrate) a database: a URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or a
-        path to a SQLite file."""
+        path to a SQLite file. :class:`DatabaseUnavailable` if it cannot be reached (or written) now."""
         url = database_url(target)
-        await upgrade_url(url)
+        try:
+            await upgrade_url(url)
+        except Exception as error:
+            if (fault := as_unavailable(error)) is not None:
+                raise fault from error
+            raise
         return cls(make_engine(url))
 
     async def close(self) -> None:
@@ -98,27 +107,56 @@ class Database(OutboxQueries, AdminQueries):
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
         """A write transaction on the async engine, committed when the block ends and rolled back if it raises:
         for ad-hoc access (tests, scripts). The queries below use :meth:`write`, one call per transaction."""
-        async with self._write_lock or contextlib.nullcontext(), self._writer.begin() as connection:
-            yield connection
+        try:
+            async with self._write_lock or contextlib.nullcontext(), self._writer.begin() as connection:
+                yield connection
+        except Exception as error:
+            self._failed("write", error)
+            raise
+        self.outage.succeeded("write")
 
     async def read(self, body: Body[T]) -> T:
-        """Run ``body(connection)`` in a read transaction, as one call to the database."""
-        return await self._runner.read(body)
+        """Run ``body(connection)`` in a read transaction, as one call to the database. Raises
+        :class:`DatabaseUnavailable` if the database is down (or locked, for the migrations' exclusive lock)."""
+        try:
+            result = await self._runner.read(body)
+        except Exception as error:
+            self._failed("read", error)
+            raise
+        self.outage.succeeded("read")
+        return result
 
     async def write(self, body: Body[T]) -> T:
         """Run ``body(connection)`` in a write transaction (``BEGIN IMMEDIATE`` on SQLite), as one call to the
-        database: committed when it returns, rolled back if it raises."""
-        return await self._runner.write(body)
+        database: committed when it returns, rolled back if it raises. Raises :class:`DatabaseUnavailable` if the
+        database is down, locked past the busy timeout, read-only or full: then nothing was written."""
+        try:
+            result = await self._runner.write(body)
+        except Exception as error:
+            self._failed("write", error)
+            raise
+        self.outage.succeeded("write")
+        return result
+
+    def _failed(self, kind: str, error: Exception) -> None:
+        """Raise a temporary fault as :class:`DatabaseUnavailable` (chained to the driver's error), after telling
+        the tracker; return for anything else, which the caller re-raises unchanged."""
+        fault = as_unavailable(error)
+        if fault is None:
+            return
+        self.outage.failed(kind, fault)
+        if fault is not error:
+            raise fault from error
 
     async def _rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[sa.RowMapping]:
-        return await self._runner.read(lambda connection: list(connection.execute(statement, params).mappings()))
+        return await self.read(lambda connection: list(connection.execute(statement, params).mappings()))
 
     async def _games(self, *where: sa.ColumnElement[bool]) -> list[GameRow]:
         return await self._game_rows(sa.select(games).where(*where).order_by(games.c.id))
 
     async def _game_rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[GameRow]:
         # The rows are made in the database's thread too: the options' JSON is decoded off the event loop.
-        return await self._runner.read(
+        return await self.read(
             lambda connection: [GameRow.from_sql(row) for row in connection.execute(statement, params).mappings()]
         )
 

@@ -28,6 +28,7 @@ SQLite needs three things the driver does not do by itself:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +40,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
+
+from storage.faults import unavailable_reason
 
 T = TypeVar("T")
 Body = Callable[[sa.Connection], T]
@@ -90,10 +93,35 @@ def make_engine(url: URL, *, migrating: bool = False) -> AsyncEngine:
         path = sqlite_file(url)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
+    elif not migrating:
+        # A pooled connection may have died with the server (a restart, a failover): test it on checkout and
+        # open a new one, rather than fail the member's action on a dead socket.
+        options["pool_pre_ping"] = True
     engine = create_async_engine(url, **options)
     if url.get_backend_name() == "sqlite":
         _sqlite_hooks(engine.sync_engine, migrating=migrating)
+    discard_on_fault(engine.sync_engine)
     return engine
+
+
+def discard_on_fault(engine: Engine) -> None:
+    """Throw away the connections of ``engine``'s pool after a temporary fault (down, read-only, full), so the next
+    call opens new ones: SQLite quietly opens a connection read-only while its file cannot be written and keeps
+    it so for its whole life, and a PostgreSQL connection that saw its server stop is dead. A lock (busy) leaves
+    the connection as good as it was."""
+
+    @event.listens_for(engine, "handle_error")
+    def on_error(context: sa.engine.ExceptionContext) -> None:
+        reason = unavailable_reason(context.original_exception)
+        if reason is None or reason == "locked":
+            return
+        context.is_disconnect = True
+        if engine.dialect.name == "sqlite" and context.connection is not None:
+            # A discarded SQLite connection is closed, but SQLite keeps it open (with the write lock of its
+            # transaction, after SQLITE_FULL say) while a statement of it is alive, and the traceback keeps the
+            # failed statement alive: roll back here, so the lock is released now rather than whenever that is.
+            with contextlib.suppress(Exception):
+                context.connection.connection.dbapi_connection.rollback()  # type: ignore[union-attr]
 
 
 def _sqlite_hooks(engine: Engine, *, migrating: bool) -> None:
@@ -163,14 +191,21 @@ class AsyncRunner:
 
 class SqliteThreads:
     """SQLite: a sync engine and two threads of its own, one for writes (``BEGIN IMMEDIATE``) and one for reads
-    (a deferred ``BEGIN``: WAL lets them run while a write is under way). Each call is one hop to the thread."""
+    (a deferred ``BEGIN``: WAL lets them run while a write is under way). Each call is one hop to the thread.
+
+    Each thread has its own pool of one connection. Were they shared, a connection the reader opened while the
+    file could not be written (SQLite then opens it read-only, without a word) could be handed to the writer
+    later, and fail a write after the file is writable again."""
 
     def __init__(self, url: URL) -> None:
         sync_url = url.set(drivername="sqlite+pysqlite")
-        # Two connections, one per thread at a time; a connection may be closed from another thread (dispose).
-        self.engine = sa.create_engine(sync_url, pool_size=2, max_overflow=0, connect_args={"check_same_thread": False})
-        _sqlite_hooks(self.engine, migrating=False)
-        self._writer_engine = self.engine.execution_options(sqlite_immediate=True)
+        # A connection may be closed from another thread (dispose), never used by two at once.
+        options: dict[str, Any] = {"pool_size": 1, "max_overflow": 0, "connect_args": {"check_same_thread": False}}
+        self.engine = sa.create_engine(sync_url, **options)
+        self.writer = sa.create_engine(sync_url, **options, execution_options={"sqlite_immediate": True})
+        for engine in (self.engine, self.writer):
+            _sqlite_hooks(engine, migrating=False)
+            discard_on_fault(engine)
         self._writes = ThreadPoolExecutor(1, thread_name_prefix="sqlite-write")
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
 
@@ -179,7 +214,7 @@ class SqliteThreads:
             return body(connection)
 
     def _write(self, body: Body[T]) -> T:
-        with self._writer_engine.begin() as connection:
+        with self.writer.begin() as connection:
             return body(connection)
 
     async def read(self, body: Body[T]) -> T:
@@ -193,3 +228,4 @@ class SqliteThreads:
         for executor in (self._writes, self._reads):
             await loop.run_in_executor(None, executor.shutdown)
         self.engine.dispose()
+        self.writer.dispose()

@@ -186,3 +186,19 @@ class OutboxQueries:
             )
         )
         return await self.write(lambda connection: connection.execute(update).rowcount == 1)
+
+    async def release_claims(self: _Storage, worker_id: str, announcement_ids: Iterable[int] | None = None) -> int:
+        """Give back ``worker_id``'s claims on undelivered announcements (those of ``announcement_ids``, or all of
+        them) without counting an attempt: they are due again at once, for any worker. For a round that stops
+        before trying them (the database failed mid-round, the process is shutting down), so they need not wait
+        out the lease. Rows delivered meanwhile, or claimed since by another worker, are left alone. Returns how
+        many were released."""
+        a = announcements
+        where = [a.c.claimed_by == worker_id, a.c.delivered_at.is_(None)]
+        if announcement_ids is not None:
+            ids = list(announcement_ids)
+            if not ids:
+                return 0
+            where.append(a.c.id.in_(ids))
+        update = sa.update(a).where(*where).values(claimed_by=None, claimed_until=None)
+        return await self.write(lambda connection: connection.execute(update).rowcount)

@@ -14,8 +14,8 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,16 @@ class PostgresServer:
     host: str
     port: int
     user: str
+    # Runs pg_ctl on the cluster ("start", or "stop" with a mode): for the tests that stop and start the server.
+    control: Callable[[str, str], None] = field(default=lambda action, mode: None, repr=False, compare=False)
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server (``fast``: sessions are ended; ``immediate``: as a crash); :meth:`start` it again."""
+        self.control("stop", mode)
+
+    def start(self) -> None:
+        """Start the stopped server on the same port; returns once it accepts connections."""
+        self.control("start", "")
 
     def url(self, database: str) -> str:
         return f"postgresql+asyncpg://{self.user}@{self.host}:{self.port}/{database}"
@@ -72,11 +82,19 @@ def postgres_server() -> Iterator[PostgresServer | None]:
     # Speed over durability: the cluster is thrown away after the run.
     settings = f"-c listen_addresses=127.0.0.1 -p {port} -k {root} -c fsync=off -c synchronous_commit=off"
     settings += " -c full_page_writes=off -c max_connections=200"
-    run(str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", settings, "-w", "-t", "60", "start")
+    pg_ctl = str(bin_dir / "pg_ctl")
+
+    def control(action: str, mode: str) -> None:
+        if action == "start":
+            run(pg_ctl, "-D", str(data), "-l", str(log), "-o", settings, "-w", "-t", "60", "start")
+        else:
+            run(pg_ctl, "-D", str(data), "-m", mode, "-w", "stop")
+
+    control("start", "")
     try:
-        yield PostgresServer("127.0.0.1", port, "postgres")
+        yield PostgresServer("127.0.0.1", port, "postgres", control)
     finally:
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        control("stop", "immediate")
         shutil.rmtree(root, ignore_errors=True)
 
 
