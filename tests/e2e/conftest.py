@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot import GameBot, Settings, create_bot
+from tests.e2e.discord_shapes import check
 from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 
 
@@ -16,6 +18,9 @@ from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 async def fake() -> AsyncIterator[FakeDiscord]:
     async with start_fake_discord(timeout=15.0) as server:
         yield server
+    if os.environ.get("DISCORD_SHAPES") == "all":  # every e2e test's traffic against Discord's description
+        problems = check(server.request_log)
+        assert problems == [], "differences from Discord's description:\n" + "\n".join(problems[:40])
 
 
 @pytest.fixture

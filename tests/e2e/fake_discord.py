@@ -53,6 +53,16 @@ webhook/interaction requests on any 5xx), ``"applied_but_lost"`` (applied, answe
 raises at once), ``"outage"`` (callbacks held past the deadline, so they get 10062). The
 returned :class:`InjectedFault` lists the requests it ``hits``; ``fake.clear_faults()``.
 
+Slow Discord: ``fake.slow_answers(1.0, 2.5)`` delays the answer to every REST request by a
+random time in that range (seeded: the same delays each run) after the request took effect,
+as when Discord is slow to answer: the interaction deadline is still checked when the callback
+arrives, so a slow answer is no late callback. ``fake.slow_answers(None)`` ends it. Each
+:class:`RequestRecord` keeps its ``answered_at``.
+
+Duplicate interactions: ``fake.interaction_copies = 2`` delivers every interaction twice over
+the gateway, back to back (same id and token), and ``await fake.redeliver(interaction)``
+delivers one again; as on Discord, whichever callback comes second gets ``400`` code 40060.
+
 Shards: ``shard_count`` (1) is what ``GET /gateway/bot`` answers. Gateway connections may
 IDENTIFY with ``shard: [id, count]``, several at once (any process); each gets READY and
 GUILD_CREATE for its own guilds only, and guild events (INTERACTION_CREATE, GUILD_CREATE,
@@ -81,10 +91,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import logging
+import random
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
@@ -130,6 +143,7 @@ from tests.e2e.fake_discord_interactions import (
 from tests.e2e.fake_discord_limits import UPLOAD_LIMIT_BYTES, Pings
 from tests.e2e.fake_discord_rest import (
     ALREADY_ACKNOWLEDGED,
+    FAKE_JSON,
     UNKNOWN_CHANNEL,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
@@ -341,6 +355,9 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         self.enforce_limits = enforce_limits
         self.attachment_size_limit = attachment_size_limit
         self.shard_count = shard_count
+        self.answer_delay: tuple[float, float] | None = None
+        self._answer_delays = random.Random(0)
+        self.interaction_copies = 1
 
         self.bot_user = FakeUser(id=snowflake(), username=bot_name, bot=True)
         # As on Discord, a bot's application id equals its user id.
@@ -551,7 +568,7 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
     async def wait_until(
         self, predicate: Callable[[], Any], *, timeout: float | None = None, what: str = "condition"
     ) -> Any:
-        """Wait until ``predicate()`` is truthy and return its value.
+        """Wait until ``predicate()`` is truthy and return its value (an async predicate is awaited).
 
         Re-checked after every change the fake sees. Raises :class:`BotCrashed` if the bot
         dies meanwhile and ``AssertionError`` after ``timeout`` (default ``self.timeout``).
@@ -560,7 +577,10 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
             async with asyncio.timeout(self.timeout if timeout is None else timeout):
                 while True:
                     self._check_bot()
-                    if result := predicate():
+                    result = predicate()
+                    if inspect.isawaitable(result):
+                        result = await result
+                    if result:
                         return result
                     # Also poll: some conditions (bot.is_ready(), bot-side state) change
                     # without any request reaching the fake.
@@ -960,7 +980,7 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
                 "READY",
                 {
                     "v": 10,
-                    "user": self.bot_user.to_payload(),
+                    "user": self.bot_user.to_pii_payload(),
                     "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
                     "shard": [gw.shard_id, gw.shard_count],
                     "session_id": gw.session_id,
@@ -1068,10 +1088,27 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
             record.route, record.endpoint = f"{route.method} {route.template}", route.endpoint
             record.interaction_id = self._interaction_id_of(params)
             response = await self._handle_with_faults(request, route, params, record)
+            if self.answer_delay is not None:
+                self._notify()  # the request took effect; only its answer is late
+                await asyncio.sleep(self._answer_delays.uniform(*self.answer_delay))
+            record.answered_at = time.monotonic()
             record.status = None if request.transport is None or request.transport.is_closing() else response.status
+            record.request_json = request.get(FAKE_JSON)
+            record.response_body = response.body if isinstance(response.body, bytes) else None
             return response
         finally:
             self._notify()
+
+    def slow_answers(self, low: float | None = 1.0, high: float = 2.5, *, seed: int = 0) -> None:
+        """Answer every REST request ``low``..``high`` seconds late (uniformly, seeded), after it took effect;
+        ``slow_answers(None)`` answers at once again."""
+        if low is None:
+            self.answer_delay = None
+            return
+        if not 0 <= low <= high:
+            raise ValueError("need 0 <= low <= high")
+        self.answer_delay = (low, high)
+        self._answer_delays = random.Random(seed)
 
     async def _handle_with_faults(
         self, request: web.Request, route: _Route, params: dict[str, str], record: RequestRecord

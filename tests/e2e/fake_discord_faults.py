@@ -35,8 +35,9 @@ class RequestRecord:
     """One REST request the bot made.
 
     ``route`` is the template (``"POST /channels/{channel_id}/messages"``), ``at`` a
-    ``time.monotonic()`` stamp, ``status`` the HTTP status answered (None for a dropped
-    connection or while in flight), ``fault`` the kind of injected fault that hit it.
+    ``time.monotonic()`` stamp (``answered_at`` when the answer left), ``status`` the HTTP status
+    answered (None for a dropped connection or while in flight), ``fault`` the kind of injected
+    fault that hit it.
     """
 
     method: str
@@ -47,6 +48,11 @@ class RequestRecord:
     interaction_id: int | None = None
     status: int | None = None
     fault: str | None = None
+    answered_at: float | None = None
+    # What was said, for checking against Discord's description (tests/e2e/discord_shapes.py): the JSON body
+    # (a multipart request's ``payload_json``) as the fake read it, and the answer's bytes.
+    request_json: Any = None
+    response_body: bytes | None = None
 
 
 class RequestWindow:
@@ -197,7 +203,12 @@ class InjectedFault:
 def fault_response(fault: Fault) -> web.Response:
     """The answer to a request a fault stops before it is applied (429 or 5xx)."""
     if fault.kind == "rate_limit":
-        body = {"message": "You are being rate limited.", "retry_after": fault.retry_after, "global": fault.is_global}
+        body = {
+            "message": "You are being rate limited.",
+            "code": 0,
+            "retry_after": fault.retry_after,
+            "global": fault.is_global,
+        }
         headers = {
             # discord.py treats a 429 without ``Via`` as a Cloudflare ban and does not retry.
             "Via": "1.1 google",

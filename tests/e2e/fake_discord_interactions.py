@@ -48,6 +48,7 @@ class InteractionsMixin:
     interactions: dict[str, FakeInteraction]
     application_id: int
     attachment_size_limit: int
+    interaction_copies: int
 
     if TYPE_CHECKING:
 
@@ -100,8 +101,15 @@ class InteractionsMixin:
     ) -> FakeInteraction:
         interaction = FakeInteraction(self, payload, user, channel, source)
         self.interactions[interaction.token] = interaction
-        await self.dispatch("INTERACTION_CREATE", payload)
+        for _ in range(max(1, self.interaction_copies)):
+            await self.redeliver(interaction)
         return interaction
+
+    async def redeliver(self, interaction: FakeInteraction) -> None:
+        """Deliver ``interaction`` (again) over the gateway, as Discord sometimes does: the same payload, id and
+        token. Its deadline still runs from the first delivery; the second callback gets 40060."""
+        interaction.deliveries += 1
+        await self.dispatch("INTERACTION_CREATE", interaction.payload)
 
     def _interaction_channel(self, user: FakeUser, channel: ChannelRef | None, dm: bool) -> FakeChannel:
         return self.dm_channel(user) if dm else self._resolve_channel(channel)

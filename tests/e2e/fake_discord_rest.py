@@ -48,6 +48,9 @@ from tests.e2e.harness import (
     snowflake,
 )
 
+# Where _read_body leaves the JSON it read, for the request log (a typed key where aiohttp has them).
+FAKE_JSON: Any = web.RequestKey("fake_json", object) if hasattr(web, "RequestKey") else "fake_json"
+
 # Discord JSON error codes the bot may branch on.
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED = 10003, 10008, 10062, 40060
 UNKNOWN_WEBHOOK, INVALID_WEBHOOK_TOKEN, MISSING_PERMISSIONS = 10015, 50027, 50013
@@ -71,6 +74,10 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 def _error(status: int, message: str, code: int = 0) -> web.Response:
     return _json({"message": message, "code": code}, status=status)
+
+
+def _permissions_text(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def _no_content() -> web.Response:
@@ -126,9 +133,11 @@ class RestMixin:
                     data = bytes(await part.read())  # type: ignore[union-attr]
                     filename = part.filename or f"file{m.group(1)}"  # type: ignore[union-attr]
                     files[int(m.group(1))] = StoredAttachment(id=0, filename=filename, data=data)
+            request[FAKE_JSON] = payload
             return payload, files
         if request.can_read_body:
-            return await request.json(), files
+            request[FAKE_JSON] = body = await request.json()
+            return body, files
         return {}, files
 
     def _store_attachment(self, filename: str, data: bytes, description: str | None) -> StoredAttachment:
@@ -262,7 +271,7 @@ class RestMixin:
         return _no_content()
 
     async def _get_me(self, request: web.Request) -> web.Response:
-        return _json(self.bot_user.to_payload())
+        return _json(self.bot_user.to_pii_payload())
 
     async def _get_user(self, request: web.Request, user_id: str) -> web.Response:
         user = self.users.get(int(user_id))
@@ -275,15 +284,23 @@ class RestMixin:
                 "name": self.bot_user.username,
                 "description": "",
                 "icon": None,
+                "type": None,
                 "bot_public": True,
                 "bot_require_code_grant": False,
                 "owner": self.alice.to_payload(),
                 "verify_key": "0" * 64,
                 "flags": 0,
+                "flags_new": "0",
                 "team": None,
-                "summary": "",
                 "bot": self.bot_user.to_payload(),
+                "redirect_uris": [],
                 "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "approximate_guild_count": len(self.guilds),
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": [],
             }
         )
 
@@ -318,9 +335,11 @@ class RestMixin:
                 "type": 1,
                 "description": "",
                 "options": [],
-                "default_member_permissions": None,
                 "nsfw": False,
                 **command,
+                # Discord answers with these normalised: permissions as a string, the installs as a list.
+                "default_member_permissions": _permissions_text(command.get("default_member_permissions")),
+                "integration_types": command.get("integration_types") or [0],
                 "id": previous.get(key) or str(snowflake()),
                 "application_id": str(self.application_id),
                 "version": str(snowflake()),
@@ -382,10 +401,11 @@ class RestMixin:
             info["response_message_id"] = str(original.id)
             info["response_message_loading"] = original.loading
             info["response_message_ephemeral"] = original.ephemeral
-        resource: dict[str, Any] = {"type": kind}
-        if message is not None:
-            resource["message"] = message.to_payload()
-        return _json({"interaction": info, "resource": resource})
+        answer: dict[str, Any] = {"interaction": info}
+        if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE) and message is not None:
+            # Only a message sent or updated is a resource; a deferral, an autocomplete or a modal has none.
+            answer["resource"] = {"type": kind, "message": message.to_payload()}
+        return _json(answer)
 
     def _interaction_for(self, app: str, token: str) -> FakeInteraction | None:
         if int(app) != self.application_id:

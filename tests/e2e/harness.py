@@ -102,9 +102,12 @@ class FakeUser:
             "bot": self.bot,
             "public_flags": 0,
             "flags": 0,
-            "verified": True,
-            "mfa_enabled": False,
+            "primary_guild": None,
         }
+
+    def to_pii_payload(self) -> dict[str, Any]:
+        """The user as ``GET /users/@me`` and READY show the bot itself: with its own private fields."""
+        return {**self.to_payload(), "locale": self.locale, "mfa_enabled": False, "verified": True}
 
 
 @dataclass
@@ -197,6 +200,7 @@ class FakeChannel:
                 "rate_limit_per_user": 0,
                 "message_count": 0,
                 "member_count": 1,
+                "total_message_sent": 0,
                 "flags": 0,
                 "thread_metadata": {
                     "archived": self.archived,
@@ -311,7 +315,7 @@ class StoredAttachment:
     url: str = ""
 
     def to_payload(self) -> dict[str, Any]:
-        return {
+        payload = {
             "id": str(self.id),
             "filename": self.filename,
             "size": len(self.data),
@@ -320,6 +324,7 @@ class StoredAttachment:
             "content_type": self.content_type or mimetypes.guess_type(self.filename)[0],
             "description": self.description,
         }
+        return {key: value for key, value in payload.items() if value is not None}  # Discord leaves absent ones out
 
 
 def _walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -331,6 +336,28 @@ def _walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any
             yield from _walk_components([component["accessory"]])
         if "component" in component:
             yield from _walk_components([component["component"]])
+
+
+def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of ``components`` in which each one has its ``id``: Discord numbers those a message was sent without,
+    1, 2, 3... depth first, and answers with them."""
+    taken = {c["id"] for c in _walk_components(components) if "id" in c}
+    counter = itertools.count(1)
+
+    def next_id() -> int:
+        return next(n for n in counter if n not in taken)
+
+    def copy(component: dict[str, Any]) -> dict[str, Any]:
+        result = {**component, "id": component.get("id") or next_id()}
+        if "components" in component:
+            result["components"] = [copy(c) for c in component["components"]]
+        if "accessory" in component:
+            result["accessory"] = copy(component["accessory"])
+        if "component" in component:
+            result["component"] = copy(component["component"])
+        return result
+
+    return [copy(c) for c in components]
 
 
 @dataclass
@@ -409,7 +436,8 @@ class StoredMessage:
         return "\n".join(p for p in parts if p)
 
     def to_payload(self) -> dict[str, Any]:
-        """A full message object discord.py can parse."""
+        """A full message object, as Discord's REST answers carry it (no ``guild_id``: only the gateway's
+        MESSAGE_CREATE adds one), its components numbered as Discord numbers them."""
         payload: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
@@ -423,14 +451,12 @@ class StoredMessage:
             "mention_roles": [],
             "attachments": [a.to_payload() for a in self.attachments],
             "embeds": self.embeds,
-            "components": self.components,
+            "components": numbered(self.components),
             "reactions": [],
             "pinned": False,
             "type": 0,
             "flags": self.flags,
         }
-        if self.guild_id is not None:
-            payload["guild_id"] = str(self.guild_id)
         if self.webhook_id is not None:
             payload["webhook_id"] = str(self.webhook_id)
             payload["application_id"] = str(self.webhook_id)
@@ -510,6 +536,7 @@ class FakeInteraction:
         self.followup_ids: list[int] = []
         # Message ids this interaction created or edited, in order of last touch.
         self.touched: list[int] = []
+        self.deliveries = 0  # times it was sent over the gateway (more than once: a duplicate)
 
     @property
     def guild_id(self) -> int | None:

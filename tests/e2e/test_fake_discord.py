@@ -713,6 +713,40 @@ async def test_callback_outage_makes_interactions_unknown(strict: tuple[FakeDisc
     assert (await (await fake.slash("alice", "strict", "late")).final()).content == "late"
 
 
+async def test_slow_answers_come_late_but_the_callback_counts_when_it_arrives(
+    strict: tuple[FakeDiscord, StrictBot],
+) -> None:
+    fake, bot = strict
+    fake.interaction_deadline = 0.5
+    fake.slow_answers(0.8, 1.0)  # each answer later than the deadline itself
+    mark = fake.mark()
+    inter = await fake.slash("alice", "strict", "late")
+    assert (await inter.final()).content == "late"  # taken on arrival, not refused as late
+    await fake.wait_until(lambda: all(r.answered_at for r in fake.requests_since(mark)))
+    (callback,) = fake.requests_since(mark, endpoint="callback")
+    assert callback.status == 200 and callback.answered_at is not None and callback.answered_at - callback.at >= 0.8
+    assert bot.seen == []
+    fake.slow_answers(None)
+    assert fake.answer_delay is None
+
+
+async def test_an_interaction_delivered_twice_is_acknowledged_once(strict: tuple[FakeDiscord, StrictBot]) -> None:
+    fake, bot = strict
+    fake.interaction_copies = 2
+    mark = fake.mark()
+    inter = await fake.slash("alice", "strict", "late")
+    await fake.wait_until(lambda: bot.seen)
+    assert inter.deliveries == 2 and (await inter.final()).content == "late"
+    assert bot.seen == [("callback", 400, 40060)]  # both copies answered; Discord took the first
+    assert sorted(r.status for r in fake.requests_since(mark, endpoint="callback")) == [200, 400]
+    fake.interaction_copies = 1
+    again = await fake.slash("alice", "strict", "late")
+    await again.final()
+    await fake.redeliver(again)  # a late duplicate, after the answer
+    await fake.wait_until(lambda: len(bot.seen) == 2)
+    assert again.deliveries == 2 and bot.seen[1] == ("callback", 400, 40060)
+
+
 async def test_shards_get_their_own_guilds_and_events() -> None:
     async with start_fake_discord(timeout=3.0, shard_count=2) as fake:
         guilds = [fake.add_guild(f"shard {n}", shard=(n, 2)) for n in (0, 1)]
