@@ -43,9 +43,15 @@ METHODS = ("get", "put", "post", "patch", "delete")
 # for every item of a list): Discord ignores them. Not the bot's doing, and nothing the fake could change; every
 # other field the bot sends must be described.
 COMMANDS = "/applications/{application_id}/commands"
+WEBHOOK = "/webhooks/{webhook_id}/{webhook_token}"
 DISCORD_PY_EXTRAS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("patch", "/channels/{channel_id}/messages/{message_id}"): ("tts",),  # Message.edit sends tts: false
-    ("post", "/interactions/{interaction_id}/{interaction_token}/callback"): ("data.tts",),  # so does edit_message
+    # edits send tts: false; every embed carries its flags
+    ("patch", "/channels/{channel_id}/messages/{message_id}"): ("tts", "embeds.*.flags"),
+    ("post", "/channels/{channel_id}/messages"): ("embeds.*.flags",),
+    ("post", "/interactions/{interaction_id}/{interaction_token}/callback"): ("data.tts", "data.embeds.*.flags"),
+    ("post", WEBHOOK): ("embeds.*.flags",),
+    ("patch", WEBHOOK + "/messages/@original"): ("tts", "embeds.*.flags"),
+    ("patch", WEBHOOK + "/messages/{message_id}"): ("tts", "embeds.*.flags"),
     # a command's nsfw flag, which Discord's documentation lists for commands but the description's update omits
     ("put", COMMANDS): ("*.nsfw",),
     ("put", "/applications/{application_id}/guilds/{guild_id}/commands"): ("*.nsfw",),
@@ -54,6 +60,15 @@ DISCORD_PY_EXTRAS: dict[tuple[str, str], tuple[str, ...]] = {
 # attachments 0, 1, ... as integers); its answers always write them as strings.
 SNOWFLAKE_IN_REQUESTS = {
     "anyOf": [{"type": "string", "pattern": "^(0|[1-9][0-9]*)$"}, {"type": "integer", "minimum": 0}]
+}
+
+
+# Where Discord's documentation and its answers say otherwise than the description (its README: follow the docs):
+# a field error's code in an Invalid Form Body (50035) is a string, "BASE_TYPE_REQUIRED", not a number.
+FIELD_ERROR = {
+    "type": "object",
+    "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+    "required": ["code", "message"],
 }
 
 
@@ -82,7 +97,12 @@ class Spec:
 
     @classmethod
     def from_document(cls, document: dict[str, Any]) -> Spec:
-        spec = cls(document["source"], _strict(document["schemas"]))
+        schemas = dict(document["schemas"])
+        schemas["InnerErrors"] = {
+            **schemas["InnerErrors"],
+            "properties": {"_errors": {"type": "array", "items": FIELD_ERROR}},
+        }
+        spec = cls(document["source"], _strict(schemas))
         for template, methods in document["paths"].items():
             pattern = re.compile(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(template)))
             literal = len(re.sub(r"\{\w+\}", "", template))

@@ -136,6 +136,8 @@ class FakeMember:
             "mute": False,
             "pending": False,
             "avatar": None,
+            "banner": None,
+            "premium_since": None,
             "communication_disabled_until": None,
         }
         if with_user:
