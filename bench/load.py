@@ -3,7 +3,7 @@
 The bot runs in its own process (as in production; the fake server and the simulated members run in this one,
 so they do not steal the bot's event loop). It prints:
 
-- paced play: ``--games`` games in play at once (Iago, ISAAC and Polygo 19x19 in turn), each member thinking
+- paced play: ``--games`` games in play at once (every registered game in turn, default options), each member thinking
   0.5-2 s between moves, with the move -> reply time per game (p50/p95/p99) and, in the same run, a trivial
   command (``/<game> rules``) as the floor;
 - the bot's event-loop lag per phase (a 10 ms ticker inside the bot process: max and p99);
@@ -127,7 +127,7 @@ async def floor(fake: FakeDiscord, tables: list[Table], seconds: float) -> list[
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         started = time.perf_counter()
-        await (await fake.slash(tables[0].players[0], "iago", "rules", channel=tables[0].channel)).final()
+        await (await fake.slash(tables[0].players[0], tables[0].game, "rules", channel=tables[0].channel)).final()
         timings.append(time.perf_counter() - started)
         await asyncio.sleep(0.2)
     return timings

@@ -186,7 +186,8 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         )
     parameters.append(inspect.Parameter("side", keyword, annotation=app_commands.Choice[int] | None, default=None))
     parameters.append(inspect.Parameter("rated", keyword, annotation=bool, default=True))
-    parameters.append(inspect.Parameter("level", keyword, annotation=app_commands.Choice[int] | None, default=None))
+    if entry.ai is not None:  # only a game the bot plays offers a level
+        parameters.append(inspect.Parameter("level", keyword, annotation=app_commands.Choice[int] | None, default=None))
     challenge.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     challenge.__qualname__ = "GameCog.challenge"  # a method: discord.py then passes the cog first
 
@@ -195,13 +196,15 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         for option in entry.options
     }
     choices["side"] = [app_commands.Choice(name=name, value=index) for index, name in enumerate(entry.sides)]
-    choices["level"] = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
+    descriptions = {option.name: option.description for option in entry.options}
+    if entry.ai is not None:
+        choices["level"] = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
+        descriptions["level"] = "Against the bot itself: how well it plays, 1 to 4 (default: 2)."
     described = app_commands.describe(
         opponent="Who you want to play.",
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
-        level="Against the bot itself: how well it plays, 1 to 4 (default: 2).",
-        **{option.name: option.description for option in entry.options},
+        **descriptions,
     )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 

@@ -1,56 +1,75 @@
 """The bot's own moves, searched in worker processes so the event loop never waits on the AI.
 
-A worker rebuilds the game from its options and move log (picklable data, not engine objects) and asks
-``ai.choose_move``. At most one search runs per core at a time; the pool is made on first use.
+A worker gets import paths and data, not objects (as the drawing pool's do): the engine module and the game's AI
+module (``GameEntry.ai``), the options and the move log. It rebuilds the game and asks ``ai.choose_move`` with
+that AI, so it needs no registry: a game registered at run time thinks there too. At most one search runs per
+core at a time; the pool is made on first use.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-import games
+import ai
+from engines import GameState
+from games import GameEntry
 from sessions.workers import worker_pool
 
 DEFAULT_LEVEL = 2
 HINT_LEVEL = 3  # "the level-3 suggestion": strong enough to teach, quick enough to ask for often
 
 
+def _position(engine: str, options: dict[str, Any], moves: list[str]) -> GameState:
+    state: GameState = importlib.import_module(engine).new_game(**options)
+    for move in moves:
+        state.play(move)
+    return state
+
+
 def search(
-    game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None, budget: float | None
+    engine: str,
+    game_ai: str,
+    options: dict[str, Any],
+    moves: list[str],
+    level: int,
+    seed: int | None,
+    budget: float | None,
 ) -> str:
     """Runs in a worker process: the move ``level`` plays in that position (``budget``: seconds instead of the
     level's own time)."""
-    import ai  # imported in the worker only: the bot process never pays for it
-
-    state = games.find(game).new_game(**options)
-    for move in moves:
-        state.play(move)
-    return ai.choose_move(state, level, seed=seed, budget_s=budget)
+    return ai.choose_move(_position(engine, options, moves), level, seed=seed, budget_s=budget, game_ai=game_ai)
 
 
-def judge(game: str, options: dict[str, Any], moves: list[str], budget: float) -> list[tuple[int, str, str, float]]:
+def judge(
+    engine: str, game_ai: str, options: dict[str, Any], moves: list[str], budget: float
+) -> list[tuple[int, str, str, float]]:
     """Runs in a worker process: for each member's move of a game, (ply, move played, the level-4 search's best
     move there, how much the move lost by its own side's value, in [0, 2]). Values after a move are averaged
     over the dice where a die comes next."""
-    import ai
-
-    state = games.find(game).new_game(**options)
+    state = _position(engine, options, [])
     found: list[tuple[int, str, str, float]] = []
     for ply, move in enumerate(moves, start=1):
         mover = state.to_act
         if state.chance or mover is None:
             state.play(move)
             continue
-        best, before = ai.analyse_position(state, budget_s=budget)
+        best, before = ai.analyse_position(state, budget_s=budget, game_ai=game_ai)
         state.play(move)
-        after = ai.evaluate(state, mover, budget_s=budget)
+        after = ai.evaluate(state, mover, budget_s=budget, game_ai=game_ai)
         found.append((ply, move, best, max(0.0, before - after)))
     return found
+
+
+def _paths(entry: GameEntry) -> tuple[str, str]:
+    if entry.ai is None:
+        raise ValueError(f"{entry.name} has no computer player.")
+    return entry.engine.__name__, entry.ai  # type: ignore[attr-defined]
 
 
 class Thinker:
@@ -66,13 +85,15 @@ class Thinker:
             self._pool = worker_pool(self.workers)
         return self._pool
 
-    async def move(self, game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None) -> str:
-        return await self._run(search, game, options, moves, level, seed, self.budget)  # type: ignore[no-any-return]
+    async def move(
+        self, entry: GameEntry, options: dict[str, Any], moves: list[str], level: int, seed: int | None
+    ) -> str:
+        return await self._run(search, *_paths(entry), options, moves, level, seed, self.budget)  # type: ignore[no-any-return]
 
     async def analysis(
-        self, game: str, options: dict[str, Any], moves: list[str], budget: float
+        self, entry: GameEntry, options: dict[str, Any], moves: list[str], budget: float
     ) -> list[tuple[int, str, str, float]]:
-        return await self._run(judge, game, options, moves, budget)  # type: ignore[no-any-return]
+        return await self._run(judge, *_paths(entry), options, moves, budget)  # type: ignore[no-any-return]
 
     async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
         pool = self._executor()

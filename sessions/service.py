@@ -324,7 +324,12 @@ class GameService:
         reply: ReplyTo | None = None,
         parent_id: int | None = None,
     ) -> Report:
-        """A game against the bot itself, which accepts at once: unrated, at ``level`` (1-4)."""
+        """A game against the bot itself, which accepts at once: unrated, at ``level`` (1-4). Only for a game
+        whose registry entry names a computer player."""
+        if games.find(game).ai is None:
+            raise UserError(
+                "I do not play {title} myself. Challenge a member of this server instead.", title=_title(game)
+            )
         level = DEFAULT_LEVEL if level is None else level
         if level not in COMPUTER_LEVELS:
             raise UserError("The bot plays at levels 1 to 4.")
@@ -426,7 +431,9 @@ class GameService:
                     reports.append(await self.roll(game_id, bot_id))
                     continue
                 level = row.ai_level or DEFAULT_LEVEL
-                move = await self.thinker.move(row.game, row.options, state.moves, level, secrets.randbits(32))
+                move = await self.thinker.move(
+                    games.find(row.game), row.options, state.moves, level, secrets.randbits(32)
+                )
                 reports.append(await self.play(game_id, bot_id, move))
         except UserError:
             return reports
@@ -458,7 +465,7 @@ class GameService:
         state, _ = await self._my_turn(row, user_id)
         if state.chance:
             raise UserError("Roll the die first with /{game} roll.", game=row.game)
-        move = await self.thinker.move(row.game, row.options, state.moves, HINT_LEVEL, secrets.randbits(32))
+        move = await self.thinker.move(games.find(row.game), row.options, state.moves, HINT_LEVEL, secrets.randbits(32))
         state.play(move)
         return row, state, move
 
@@ -483,8 +490,11 @@ class GameService:
             raise UserError("You can analyse only your own games.")
         if row.status != "finished":
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=row.id)
+        entry = games.find(row.game)
+        if entry.ai is None:
+            raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=_title(row.game))
         moves = (await self.state(row)).moves  # the moves in force: takebacks undone
-        judged = await self.thinker.analysis(row.game, row.options, moves, self.settings.analysis_seconds)
+        judged = await self.thinker.analysis(entry, row.options, moves, self.settings.analysis_seconds)
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])
 

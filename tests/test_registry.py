@@ -11,19 +11,26 @@ import games
 from tests.fourth_game.entry import ENTRY as FOURTH_GAME
 
 ROOT = Path(__file__).resolve().parent.parent
-# Modules every game shares: they may learn about games only through the registry.
+# The cogs a registry entry names for its own commands; every other cog is shared.
+GAME_COGS = {entry.cog.partition(":")[0].rsplit(".", 1)[-1] for entry in games.entries() if entry.cog}
+# Modules every game shares (the AI's dispatch and the engines' discovery among them): they may learn about games
+# only through the registry.
 SHARED = [
     "bot.py",
+    "ai/__init__.py",
+    "ai/search.py",
+    "engines/__init__.py",
+    "games/__init__.py",
     "sessions",
     "storage",
     "locales",
-    "cogs/common.py",
-    "cogs/present.py",
-    "cogs/leaderboard.py",
-    "cogs/housekeeping.py",
-    "games/__init__.py",
     "render/base.py",
+    "render/animation.py",
+    *(str(path.relative_to(ROOT)) for path in sorted((ROOT / "cogs").glob("*.py")) if path.stem not in GAME_COGS),
     "bench/interaction.py",
+    "bench/load.py",
+    "bench/memory.py",
+    "bench/render.py",
 ]
 
 
