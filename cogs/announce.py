@@ -29,7 +29,8 @@ from cogs.rematch import rematch_view
 from cogs.threads import update_header
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import MOVE_KINDS, GameService, ReplyTo, Report
+from sessions.service import GameService, ReplyTo, Report
+from sessions.vocabulary import AnnouncementKind, GameStatus
 from storage.database import GameRow
 from storage.outbox import AnnouncementRow
 
@@ -41,7 +42,10 @@ LEASE = 60.0  # how long a claimed announcement is one worker's
 MAX_ATTEMPTS = 12  # then it is given up: the channel is gone or the bot was removed
 ALREADY_ANSWERED = 40060
 
-CLOSED = {"declined": N_("{player} declined the challenge."), "cancelled": N_("{player} withdrew the challenge.")}
+CLOSED = {
+    GameStatus.DECLINED: N_("{player} declined the challenge."),
+    GameStatus.CANCELLED: N_("{player} withdrew the challenge."),
+}
 EXPIRED = N_("This challenge expired unanswered.")
 CANCELLED = N_(
     "{title} game #{id} between {player0} and {player1} was cancelled by a server admin: no result, nothing counted."
@@ -58,21 +62,11 @@ def reply_to(interaction: discord.Interaction) -> ReplyTo:
     return ReplyTo(interaction.application_id, interaction.token, time.time())
 
 
-def heading(locale: Any, report: Report) -> str | None:
-    if report.kind == "takeback" and report.by is not None:
-        return tr(locale, "{player} took back their last move, and the bot's reply with it.", player=f"<@{report.by}>")
-    if report.kind != "start" or report.by is None:
-        return None
-    row = report.row
-    title = present.title(row.game, locale)
-    return tr(locale, "{player} accepted: {title} game #{id} begins!", player=f"<@{report.by}>", title=title, id=row.id)
-
-
 async def report_message(
     guild: discord.Guild | None, service: GameService, locale: Any, report: Report
 ) -> tuple[str, discord.File]:
     """The words and the board image of a report, in ``locale``."""
-    text = present.report_text(locale, report, heading(locale, report))
+    text = present.report_text(locale, report, present.heading(locale, report))
     return text, await board_image(guild, service, report.row, report.state, locale=locale)
 
 
@@ -241,7 +235,7 @@ class Announcer(BackgroundCog):
         channel = self.bot.get_partial_messageable(announcement.channel_id, guild_id=announcement.guild_id)
         guild = self.bot.get_guild(announcement.guild_id)
         locale = guild.preferred_locale if guild else None
-        if announcement.kind in MOVE_KINDS:
+        if AnnouncementKind(announcement.kind).reports:
             report = await self.service.announcement_report(announcement)
             text, file = await report_message(guild, self.service, locale, report)
             found = await self._finish_reply(announcement, text, file, report_view(report, locale))
@@ -249,12 +243,12 @@ class Announcer(BackgroundCog):
                 text, file = await report_message(guild, self.service, locale, report)  # a File is read once
                 message = await channel.send(text, file=file, nonce=nonce(announcement), **report_view(report, locale))
                 found = message.id
-                if announcement.kind == "start" and report.row.thread_id is None:
+                if announcement.kind == AnnouncementKind.START and report.row.thread_id is None:
                     await self._clear_challenge(report.row)
             await update_header(self.bot, self.service, report)
             return found
         row = await self.service.row(announcement.game_id)
-        if announcement.kind == "cancelled":
+        if announcement.kind == AnnouncementKind.CANCELLED:
             players = [present.mention(user) if user > 0 else tr(locale, FORMER_MEMBER) for user in row.players]
             text = tr(
                 locale,
@@ -264,11 +258,11 @@ class Announcer(BackgroundCog):
                 player0=players[0],
                 player1=players[1],
             )
-            if announcement.payload.get("was") == "challenge" and row.challenge_message_id is not None:
+            if announcement.payload.get("was") == GameStatus.CHALLENGE and row.challenge_message_id is not None:
                 await channel.get_partial_message(row.challenge_message_id).edit(content=text, view=None)
                 return row.challenge_message_id
             return (await channel.send(text, nonce=nonce(announcement))).id
-        if announcement.kind == "reminder":
+        if announcement.kind == AnnouncementKind.REMINDER:
             payload = announcement.payload
             # Reminders written before the deadline was stored: it is twice the reminder time after the last move.
             claim_at = payload.get("claim_at") or (row.last_move_at or row.created_at) + 2 * payload["hours"] * 3600
@@ -277,8 +271,9 @@ class Announcer(BackgroundCog):
             text = tr(locale, REMINDER, user=payload["user_id"], title=title, id=row.id, claim=claim)
             return (await channel.send(text, nonce=nonce(announcement))).id
         channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)  # the challenge's own
-        if announcement.kind in ("expiry", "closed") and row.challenge_message_id is not None:
-            if announcement.kind == "expiry":
+        closing = announcement.kind in (AnnouncementKind.EXPIRY, AnnouncementKind.CLOSED)
+        if closing and row.challenge_message_id is not None:
+            if announcement.kind == AnnouncementKind.EXPIRY:
                 text = tr(locale, EXPIRED)
             else:
                 text = tr(locale, CLOSED[row.status], player=f"<@{announcement.payload.get('by')}>")
@@ -322,7 +317,7 @@ _bot_turns: set[asyncio.Task[None]] = set()  # held so that a running turn is no
 def start_bot_turn(client: discord.Client, row: GameRow) -> None:
     """In a game against the bot, let it take its turn in the background (searched in the worker pool), then
     announce its move at once. Nothing waits for it: the member's own reply is already out."""
-    if not row.against_bot or row.status != "active":
+    if not row.against_bot or row.status != GameStatus.ACTIVE:
         return
     task = asyncio.create_task(_bot_turn(client, row.id), name=f"bot turn in game {row.id}")
     _bot_turns.add(task)

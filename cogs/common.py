@@ -32,6 +32,7 @@ from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
 from sessions.service import GameService, Report, UserError
+from sessions.vocabulary import GameStatus
 from storage.database import GameRow
 
 log = logging.getLogger(__name__)
@@ -341,7 +342,7 @@ class GameCog(commands.GroupCog):
         row = await self.current_game(interaction, game, spectate=True)
         state = await self.service.state(row)
         text = present.report_text(interaction.guild_locale, Report(row, state, [], None))
-        if row.status == "finished":
+        if row.status == GameStatus.FINISHED:
             text = tr(interaction.guild_locale, "Game #{id} is over.", id=row.id)
         # Spectators' mentions of the players would ping them for nothing.
         quiet = discord.AllowedMentions.none()
@@ -403,7 +404,7 @@ class GameCog(commands.GroupCog):
     )
     async def replay(self, interaction: discord.Interaction, game: int | None = None, animated: bool = False) -> None:
         row = await self.current_game(interaction, game, spectate=True)
-        if row.status not in ("active", "finished"):
+        if row.status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
             raise UserError("Game #{id} has not started, so there is nothing to replay.", id=row.id)
         if animated:
             await self.post_animation(interaction, row)

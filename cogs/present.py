@@ -13,7 +13,8 @@ from engines import GameState
 from games import Say
 from locales import N_, option_name, tr
 from sessions.log import TAKEBACK
-from sessions.service import Ending, Finish, PlayedMove, Report
+from sessions.service import Finish, PlayedMove, Report
+from sessions.vocabulary import Ending, MoveKind, ReportKind
 from storage.database import GameRow
 
 
@@ -68,16 +69,19 @@ def speech(locale: Any, row: GameRow) -> Say:
 
 
 def describe_move(locale: Any, row: GameRow, state: GameState, played: PlayedMove) -> str | None:
-    if played.kind == "takeback":
-        return None  # the heading says it
     narrator = games.find(row.game).narrator
     say = speech(locale, row)
-    if played.kind == "chance":
-        return narrator.chance(say, state, played.move)
-    assert played.player is not None
-    if played.kind == "forced_pass":
-        return narrator.forced_pass(say, state, played.player)
-    return narrator.move(say, state, played.move, played.player)
+    match played.kind:
+        case MoveKind.TAKEBACK:
+            return None  # the heading says it
+        case MoveKind.CHANCE:
+            return narrator.chance(say, state, played.move)
+        case MoveKind.FORCED_PASS:
+            assert played.player is not None
+            return narrator.forced_pass(say, state, played.player)
+        case MoveKind.MOVE:
+            assert played.player is not None
+            return narrator.move(say, state, played.move, played.player)
 
 
 def score_line(locale: Any, row: GameRow, state: GameState) -> str:
@@ -114,7 +118,7 @@ def reason_text(locale: Any, row: GameRow, finish: Finish) -> str:
     entry = games.find(row.game)
     if finish.winner is None:
         return tr(locale, entry.draw_reasons[finish.reason])
-    message = ENDINGS[Ending(finish.reason)] if finish.reason in set(Ending) else entry.reasons[finish.reason]
+    message = ENDINGS.get(finish.reason) or entry.reasons[finish.reason]
     winner, loser = row.players[finish.winner], row.players[1 - finish.winner]
     return tr(locale, message, winner=mention(winner), loser=mention(loser))
 
@@ -159,6 +163,21 @@ def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
         if turn:
             lines.append(turn)
     return "\n".join(lines)
+
+
+HEADINGS = {
+    ReportKind.START: N_("{player} accepted: {title} game #{id} begins!"),
+    ReportKind.TAKEBACK: N_("{player} took back their last move, and the bot's reply with it."),
+}
+
+
+def heading(locale: Any, report: Report) -> str | None:
+    """The line above a report's moves that says what the member did, for the kinds that need one."""
+    message = HEADINGS.get(report.kind)
+    if message is None or report.by is None:
+        return None
+    row = report.row
+    return tr(locale, message, player=mention(report.by), title=title(row.game, locale), id=row.id)
 
 
 def game_label(locale: Any, row: GameRow, names: tuple[str, str]) -> str:

@@ -20,6 +20,7 @@ from cogs.context import display_names, service_of
 from cogs.tree import clip
 from locales import N_, tr
 from sessions.service import Finish, GameService, Report
+from sessions.vocabulary import GameStatus
 from storage.database import GameRow
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ def header_text(locale: Any, row: GameRow, heading: str | None = None) -> str:
             side1=present.side_name(locale, row.game, 1),
         )
     )
-    if row.status == "finished" and row.scores is not None and row.result_reason is not None:
+    if row.status == GameStatus.FINISHED and row.scores is not None and row.result_reason is not None:
         finish = Finish(row.winner, row.result_reason, row.scores)
         lines += present.finish_lines(locale, row, finish)[:3]  # "Game over.", why, the final score
         lines.append(tr(locale, PLAYED_IN, thread=f"<#{row.thread_id}>"))
@@ -113,16 +114,9 @@ async def open_game_thread(interaction: discord.Interaction, report: Report) -> 
     await service.db.set_thread(row.id, thread.id)
     row = await service.row(row.id)
     locale = interaction.guild_locale
-    heading = tr(
-        locale,
-        "{player} accepted: {title} game #{id} begins!",
-        player=f"<@{report.by}>",
-        title=present.title(row.game, locale),
-        id=row.id,
-    )
     try:
         await interaction.response.edit_message(
-            content=header_text(locale, row, heading), view=None, allowed_mentions=QUIET
+            content=header_text(locale, row, present.heading(locale, report)), view=None, allowed_mentions=QUIET
         )
     except (discord.HTTPException, TimeoutError, OSError) as error:  # the game's end rewrites the header
         log.warning("Could not turn challenge %s into its header: %s", row.id, error)

@@ -7,8 +7,10 @@ import secrets
 
 import games
 from sessions.service import GameService, UserError
+from sessions.vocabulary import AnnouncementKind
 from storage.database import AuditRow, Forgotten, GameRow
 from storage.outbox import Announce
+from storage.rows import OPEN
 
 AUDIT_SHOWN = 20
 
@@ -30,9 +32,9 @@ class AdminActions:
         announcement's id."""
         async with self.service.game_lock(game_id):
             row = await self.service.row(game_id, guild_id)
-            if row.status not in ("challenge", "active"):
+            if row.status not in OPEN:
                 raise UserError("Game #{id} is not open or in play, so there is nothing to cancel.", id=game_id)
-            announce = Announce("cancelled", {"by": admin_id, "was": row.status})
+            announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": row.status})
             if not await self.db.cancel_game(game_id, guild_id, admin_id, self.service.clock(), announce):
                 raise UserError("Game #{id} is not open or in play, so there is nothing to cancel.", id=game_id)
             self.service.forget_state(game_id)
@@ -48,7 +50,7 @@ class AdminActions:
         )
 
     async def forget_member(self, guild_id: int, member_id: int, admin_id: int) -> Forgotten:
-        announce = Announce("cancelled", {"by": admin_id, "was": "forgotten"})
+        announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": "forgotten"})
         forgotten = await self.db.forget_member(
             guild_id, member_id, anonymous_id(), admin_id, self.service.clock(), announce
         )

@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 import games
@@ -26,6 +25,8 @@ from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, SETTINGS_
 from sessions.log import TAKEBACK, replay
 from sessions.memory import KeyedLocks, LruCache
 from sessions.ratings import Rating, rate
+from sessions.refusal import ChannelLink, Mention, UserError
+from sessions.vocabulary import REPORTED, AnnouncementKind, Ending, GameStatus, MoveKind, ReportKind
 from storage.database import (
     Database,
     DuplicateChallenge,
@@ -47,23 +48,7 @@ ANNOUNCE_WAIT = 1.5  # seconds an action waits for the previous move's reply (Di
 COMPUTER_LEVELS = (1, 2, 3, 4)  # ai.LEVELS: kept here so the service need not import the AI
 ANALYSIS_NOISE = 0.05  # value drops smaller than this are the search's own noise, not mistakes
 MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several people, too few to spam
-
-
-class Ending(StrEnum):
-    """Ways a game ends that the session decides, beside the engines' own result reasons."""
-
-    RESIGN = "resign"
-    TIMEOUT = "timeout"
-
-
-class UserError(Exception):
-    """Something a member did that the rules or the bot do not allow. ``message`` is an English
-    catalogue msgid, translated by the cog; ``params`` fill its placeholders."""
-
-    def __init__(self, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.params = params
+BY_A_PLAYER = (MoveKind.MOVE, MoveKind.TAKEBACK)  # log entries a member made; the others the session made
 
 
 @dataclass(frozen=True)
@@ -89,10 +74,6 @@ class ReplyTo:
     created_at: float
 
 
-# Announcements of a game's moves: while one is undelivered, the game waits for it.
-MOVE_KINDS = ("start", "move", "finish", "takeback")
-
-
 @dataclass
 class Announcing:
     """The announcement of the last action this process committed in a game, while its own reply may be under
@@ -108,7 +89,7 @@ class Announcing:
 class PlayedMove:
     move: str
     player: int | None
-    kind: str  # "move" (a member's), "chance" (drawn by the bot), "forced_pass" (played by the bot), "takeback"
+    kind: MoveKind
 
 
 @dataclass(frozen=True)
@@ -128,7 +109,7 @@ class Report:
     played: list[PlayedMove]
     finish: Finish | None = None
     announcement_id: int | None = None
-    kind: str = "move"  # "start" (a challenge accepted), "move", "finish" or "takeback"
+    kind: ReportKind = ReportKind.MOVE
     by: int | None = None  # the member whose action this reports
 
 
@@ -293,7 +274,7 @@ class GameService:
         side = row.side_of(user_id)
         if side is None or row.against_bot:  # the bot never clicks; its games show no Rematch button
             raise UserError("Only the two players of game #{id} can ask for a rematch.", id=game_id)
-        if row.status != "finished":
+        if row.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet.", id=game_id)
         if await self.db.rematch_of(game_id) is not None:
             raise UserError("A rematch of game #{id} has already been offered.", id=game_id)
@@ -348,7 +329,7 @@ class GameService:
         if not here.channel_allowed(channel_id, parent_id):
             raise UserError(
                 "Games cannot be started in this channel. Try one of these: {channels}",
-                channels=", ".join(f"<#{channel}>" for channel in sorted(here.allowed_channels)),
+                channels=tuple(ChannelLink(channel) for channel in sorted(here.allowed_channels)),
             )
 
     @staticmethod
@@ -404,7 +385,7 @@ class GameService:
     async def bot_games_to_move(self, guild_ids: list[int] | None = None) -> list[GameRow]:
         """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
         due = []
-        for row in await self.db.games_with_status("active", guild_ids=guild_ids):
+        for row in await self.db.games_with_status(GameStatus.ACTIVE, guild_ids=guild_ids):
             if row.against_bot and row.id not in self._thinking and (await self.state(row)).to_act == row.ai_side:
                 due.append(row)
         return due
@@ -421,7 +402,7 @@ class GameService:
             while True:
                 row = await self.row(game_id)
                 state = await self.state(row)
-                if row.status != "active" or not row.against_bot or state.to_act != row.ai_side:
+                if row.status != GameStatus.ACTIVE or not row.against_bot or state.to_act != row.ai_side:
                     return reports
                 bot_id = row.players[state.to_act]
                 # The bot is never in a hurry: it lets the member's reply land however slow Discord is; past the
@@ -454,7 +435,7 @@ class GameService:
             before = self._replay(row, [*log, TAKEBACK])
             if before.moves == state.moves:
                 raise UserError("There is no move of yours to take back yet.")
-            return await self._commit(row, before, [PlayedMove(TAKEBACK, side, "takeback")], user_id, reply)
+            return await self._commit(row, before, [PlayedMove(TAKEBACK, side, MoveKind.TAKEBACK)], user_id, reply)
 
     async def hint(self, game_id: int, user_id: int) -> tuple[GameRow, GameState, str]:
         """The level-3 suggestion for the member to act in a game against the bot: the game, the position after
@@ -476,7 +457,11 @@ class GameService:
             if row.game != game or user_id not in row.players:
                 raise UserError("Game #{id} is not one of your {title} games.", id=game_id, title=_title(game))
             return row
-        mine = [r for r in await self.db.games_with_status("finished", guild_ids=[guild_id]) if user_id in r.players]
+        mine = [
+            r
+            for r in await self.db.games_with_status(GameStatus.FINISHED, guild_ids=[guild_id])
+            if user_id in r.players
+        ]
         mine = [r for r in mine if r.game == game]
         if not mine:
             raise UserError("You have no finished {title} game here yet.", title=_title(game))
@@ -488,7 +473,7 @@ class GameService:
         row = await self.row(game_id, guild_id)
         if user_id not in row.players:
             raise UserError("You can analyse only your own games.")
-        if row.status != "finished":
+        if row.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=row.id)
         entry = games.find(row.game)
         if entry.ai is None:
@@ -513,7 +498,7 @@ class GameService:
                 raise self._wrong_answerer(row, user_id)
             state = games.find(row.game).new_game(**row.options)
             played = self._advance(state)
-            announce = self._announce("start", played, user_id, reply)
+            announce = self._announce(ReportKind.START, played, user_id, reply)
             opening = [(p.move, p.player, None) for p in played]
             ids = await self.db.activate_announced(game_id, self.clock(), opening, announce)
             if ids is None:
@@ -521,7 +506,7 @@ class GameService:
             self._states.put(game_id, (len(played), state.copy()))
             row = await self.row(game_id)
             self._announced(row, ids[-1], reply)
-            return Report(row, state, played, None, ids[-1], "start", user_id)
+            return Report(row, state, played, None, ids[-1], ReportKind.START, user_id)
 
     async def decline(
         self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None, reply: ReplyTo | None = None
@@ -551,9 +536,10 @@ class GameService:
             row = await self._open_challenge(game_id, guild_id, message_id)
             if not row_must(row):
                 raise self._wrong_answerer(row, user_id)
-            status = "cancelled" if user_id == row.challenger_id else "declined"
-            announce = Announce("closed", {"by": user_id, "reply": _reply_payload(reply)}, delay=self._grace(reply))
-            ids = await self.db.transition_announced(game_id, "challenge", status, self.clock(), announce)
+            status = GameStatus.CANCELLED if user_id == row.challenger_id else GameStatus.DECLINED
+            payload = {"by": user_id, "reply": _reply_payload(reply)}
+            announce = Announce(AnnouncementKind.CLOSED, payload, delay=self._grace(reply))
+            ids = await self.db.transition_announced(game_id, GameStatus.CHALLENGE, status, self.clock(), announce)
             if ids is None:
                 raise UserError("This challenge is no longer open.")
             return await self.row(game_id), ids[-1]
@@ -572,10 +558,10 @@ class GameService:
         row = await self.row(game_id, guild_id)
         if message_id is not None and row.challenge_message_id not in (None, message_id):
             raise UserError("This button does not belong to that challenge. Use the buttons on the challenge itself.")
-        if row.status == "challenge" and row.expires_at is not None and row.expires_at <= self.clock():
-            await self.db.transition(game_id, "challenge", "expired", self.clock(), Announce("expiry"))
+        if row.status == GameStatus.CHALLENGE and row.expires_at is not None and row.expires_at <= self.clock():
+            await self._expire(game_id)
             raise UserError("This challenge has expired. Send a new one if you still want to play.")
-        if row.status != "challenge":
+        if row.status != GameStatus.CHALLENGE:
             raise UserError("This challenge is no longer open.")
         return row
 
@@ -583,9 +569,13 @@ class GameService:
         """Mark every challenge past its time (in these servers) as expired, with its expiry notice."""
         expired = []
         for row in await self.db.expirable(self.clock(), guild_ids=guild_ids):
-            if await self.db.transition(row.id, "challenge", "expired", self.clock(), Announce("expiry")):
+            if await self._expire(row.id):
                 expired.append(await self.row(row.id))
         return expired
+
+    async def _expire(self, game_id: int) -> bool:
+        expiry = Announce(AnnouncementKind.EXPIRY)
+        return await self.db.transition(game_id, GameStatus.CHALLENGE, GameStatus.EXPIRED, self.clock(), expiry)
 
     # --- moves -----------------------------------------------------------------------------------
 
@@ -611,7 +601,7 @@ class GameService:
                 state.play(text)
             except IllegalMove as error:
                 raise UserError("That move is not legal: {reason}", reason=error) from error
-            played = [PlayedMove(state.moves[-1], side, "move"), *self._advance(state)]
+            played = [PlayedMove(state.moves[-1], side, MoveKind.MOVE), *self._advance(state)]
             return await self._commit(row, state, played, user_id, reply)
 
     async def roll(
@@ -625,14 +615,13 @@ class GameService:
             if not state.chance or state.to_act is None:
                 if state.turn == side:
                     raise UserError("You have already rolled: place your block now.")
-                raise UserError("It is not your turn: wait for {mention}.", mention=f"<@{self._acting(row, state)}>")
+                raise UserError("It is not your turn: wait for {mention}.", mention=Mention(self._acting(row, state)))
             if state.to_act != side:
                 raise UserError(
-                    "It is not your turn to roll: wait for {mention}.",
-                    mention=f"<@{row.players[state.to_act]}>",
+                    "It is not your turn to roll: wait for {mention}.", mention=Mention(row.players[state.to_act])
                 )
             state.play(self.draw(state.legal_moves()))
-            played = [PlayedMove(state.moves[-1], None, "chance"), *self._advance(state)]
+            played = [PlayedMove(state.moves[-1], None, MoveKind.CHANCE), *self._advance(state)]
             return await self._commit(row, state, played, user_id, reply)
 
     async def resign(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
@@ -669,18 +658,18 @@ class GameService:
             row = await self.row(game_id)
         if user_id not in row.players:
             raise UserError("You are not playing in this game. Start your own with a challenge.")
-        if row.status == "finished":
+        if row.status == GameStatus.FINISHED:
             raise UserError("This game is already over. Start a new one with a challenge.")
-        if row.status == "cancelled" and row.started_at is not None:
+        if row.status == GameStatus.CANCELLED and row.started_at is not None:
             raise UserError("A server admin cancelled this game. Start a new one with a challenge.")
-        if row.status != "active":
+        if row.status != GameStatus.ACTIVE:
             raise UserError("This game has not started: the challenge must be accepted first.")
         await self._wait_for_announcement(row.id, ply=row.ply)
         return row
 
     def _is_current(self, row: GameRow) -> bool:
         cached = self._states.get(row.id)
-        return row.status == "active" and cached is not None and cached[0] == row.ply
+        return row.status == GameStatus.ACTIVE and cached is not None and cached[0] == row.ply
 
     async def _wait_for_announcement(self, game_id: int, limit: float = ANNOUNCE_WAIT, ply: int | None = None) -> None:
         """Let the last move's own reply land before the next action (a quick opponent, a double click), so
@@ -706,7 +695,7 @@ class GameService:
         side = row.side_of(user_id)
         assert side is not None
         if state.to_act != side:
-            raise UserError("It is not your turn: wait for {mention}.", mention=f"<@{self._acting(row, state)}>")
+            raise UserError("It is not your turn: wait for {mention}.", mention=Mention(self._acting(row, state)))
         return state, side
 
     @staticmethod
@@ -722,11 +711,11 @@ class GameService:
                 if state.to_act is not None:
                     break  # the player rolls by command
                 state.play(self.draw(state.legal_moves()))
-                played.append(PlayedMove(state.moves[-1], None, "chance"))
+                played.append(PlayedMove(state.moves[-1], None, MoveKind.CHANCE))
             elif state.legal_moves() == ["pass"]:
                 side = state.turn
                 state.play("pass")
-                played.append(PlayedMove("pass", side, "forced_pass"))
+                played.append(PlayedMove("pass", side, MoveKind.FORCED_PASS))
             else:
                 break
         return played
@@ -738,8 +727,8 @@ class GameService:
         if state.is_over:
             result = state.result()
             finish = (result.winner, result.reason, tuple(result.scores))
-        rows = [(p.move, p.player, user_id if p.kind in ("move", "takeback") else None) for p in played]
-        kind = "takeback" if played and played[0].kind == "takeback" else "move"
+        rows = [(p.move, p.player, user_id if p.kind in BY_A_PLAYER else None) for p in played]
+        kind = ReportKind.TAKEBACK if played and played[0].kind == MoveKind.TAKEBACK else ReportKind.MOVE
         announce = self._announce(kind, played, user_id, reply)
         try:
             written = await self.db.append_moves(
@@ -761,7 +750,7 @@ class GameService:
         self, row: GameRow, state: GameState, winner: int, reason: Ending, user_id: int, reply: ReplyTo | None
     ) -> Report:
         scores = state.scores()
-        announce = self._announce("finish", [], user_id, reply)
+        announce = self._announce(ReportKind.FINISH, [], user_id, reply)
         try:
             written = await self.db.finish_without_move(
                 row.id, row.ply, (winner, reason, scores), self.clock(), settle=self._rate, announce=announce
@@ -772,13 +761,13 @@ class GameService:
         self._announced(written.row, written.announcement_ids[0], reply)
         assert written.settlement is not None
         finished = self._settle(written.row, written.settlement)
-        return Report(written.row, state, [], finished, written.announcement_ids[0], "finish", user_id)
+        return Report(written.row, state, [], finished, written.announcement_ids[0], ReportKind.FINISH, user_id)
 
     # --- announcements -----------------------------------------------------------------------------
 
     def _being_announced(self, pending: AnnouncementRow) -> bool:
         """A move whose own reply is still under way (within its grace): the next action waits for it."""
-        return pending.kind in MOVE_KINDS and pending.attempts == 0 and pending.next_attempt_at > self.clock()
+        return pending.kind in REPORTED and pending.attempts == 0 and pending.next_attempt_at > self.clock()
 
     def _announced(self, row: GameRow, announcement_id: int, reply: ReplyTo | None) -> None:
         """Remember the action just committed here: the next one waits for its reply, without asking the outbox."""
@@ -812,13 +801,13 @@ class GameService:
     def _grace(self, reply: ReplyTo | None) -> float:
         return self.settings.announce_grace if reply is not None else 0.0
 
-    def _announce(self, kind: str, played: list[PlayedMove], user_id: int, reply: ReplyTo | None) -> Announce:
+    def _announce(self, kind: ReportKind, played: list[PlayedMove], user_id: int, reply: ReplyTo | None) -> Announce:
         payload = {
             "played": [[p.move, p.player, p.kind] for p in played],
             "by": user_id,
             "reply": _reply_payload(reply),
         }
-        return Announce(kind, payload, delay=self._grace(reply))
+        return Announce(AnnouncementKind(kind), payload, delay=self._grace(reply))
 
     async def announcement_report(self, announcement: AnnouncementRow) -> Report:
         """The report a move announcement tells, rebuilt from the database (after a restart, say): the game
@@ -827,16 +816,19 @@ class GameService:
         row = await self.row(announcement.game_id)
         ply = row.ply if announcement.ply is None else announcement.ply
         state = await self.position(row, ply)
-        played = [PlayedMove(move, player, kind) for move, player, kind in announcement.payload.get("played", [])]
+        played = [
+            PlayedMove(move, player, MoveKind(kind)) for move, player, kind in announcement.payload.get("played", [])
+        ]
         finish = None
-        if row.status == "finished" and ply == row.ply and announcement.kind != "start":
+        if row.status == GameStatus.FINISHED and ply == row.ply and announcement.kind != AnnouncementKind.START:
             assert row.result_reason is not None and row.scores is not None
             changes = {
                 user: (Rating(before).shown, Rating(after).shown)
                 for user, (before, after) in (await self.db.rating_changes(row.id)).items()
             }
             finish = Finish(row.winner, row.result_reason, row.scores, changes)
-        return Report(row, state, played, finish, announcement.id, announcement.kind, announcement.payload.get("by"))
+        kind = ReportKind(announcement.kind)
+        return Report(row, state, played, finish, announcement.id, kind, announcement.payload.get("by"))
 
     @staticmethod
     def _rate(row: GameRow, old: dict[int, RatingRow | None]) -> dict[int, NewRating]:
