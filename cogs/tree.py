@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs import present
 from cogs.context import remember_members
 from engines import Phrase
 from locales import N_, nested, tr
@@ -45,9 +46,9 @@ def printable(value: Any) -> Any:
     if isinstance(value, datetime):  # a moment: Discord shows it in each reader's language and time zone
         return discord.utils.format_dt(value, "R")
     if isinstance(value, Mention):
-        return f"<@{value.user_id}>"
+        return present.mention(value.user_id)
     if isinstance(value, ChannelLink):
-        return f"<#{value.channel_id}>"
+        return present.channel_link(value.channel_id)
     if isinstance(value, tuple):  # several of them: a list in the sentence
         return ", ".join(str(printable(item)) for item in value)
     if not isinstance(value, str):

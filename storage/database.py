@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -279,15 +279,16 @@ class Database(OutboxQueries, AdminQueries):
         rows = await self._rows(sa.select(games).select_from(joined).where(*where).order_by(games.c.id))
         return [GameRow.from_sql(row) for row in rows]
 
-    async def set_thread(self, game_id: int, thread_id: int) -> None:
-        """The game is played in its own thread from now on: its announcements still owed go there too (the
-        accepted game's first board was written to the outbox before the thread existed). They lose the
-        interaction they were to be delivered by: that reply now answers in the channel, not with the board, so
-        a worker must post the board in the thread rather than find that reply and take it for the board."""
+    async def set_thread(self, game_id: int, thread_id: int, follow: Collection[str]) -> None:
+        """The game is played in its own thread from now on: its announcements still owed of the kinds in
+        ``follow`` (the service's rule) go there too (the accepted game's first board was written to the outbox
+        before the thread existed). They lose the interaction they were to be delivered by: that reply now
+        answers in the channel, not with the board, so a worker must post the board in the thread rather than
+        find that reply and take it for the board."""
         owed = (
             announcements.c.game_id == game_id,
             announcements.c.delivered_at.is_(None),
-            announcements.c.kind.in_(("start", "move", "finish", "reminder")),
+            announcements.c.kind.in_(list(follow)),
         )
 
         def body(connection: sa.Connection) -> None:

@@ -12,8 +12,8 @@ import pytest
 
 import engines
 from locales import tr
-from sessions.service import GameService, ReplyTo, Settings, UserError
-from storage.database import Database, GameRow, StalePly
+from sessions.service import Game, GameService, ReplyTo, Settings, UserError
+from storage.database import Database, StalePly
 
 GUILD, CHANNEL = 1, 2
 ALICE, BOB, CAROL = 101, 102, 103
@@ -44,7 +44,7 @@ def service(db: Database, clock: Clock) -> GameService:
     return GameService(db, Settings(challenge_ttl=900, reminder_after=3600), clock=clock)
 
 
-async def challenge(service: GameService, game: str = "iago", **overrides: Any) -> GameRow:
+async def challenge(service: GameService, game: str = "iago", **overrides: Any) -> Game:
     """alice challenges bob as side 0, unless ``overrides`` say otherwise."""
     arguments: dict[str, Any] = dict(
         game=game,
@@ -69,7 +69,7 @@ async def start(service: GameService, game: str = "iago", options: dict | None =
 async def play_to_end(service: GameService, game_id: int, seed: int = 7) -> None:
     rng = random.Random(seed)
     for _ in range(2000):
-        row = await service.row(game_id)
+        row = await service.game(game_id)
         if row.status == "finished":
             return
         state = await service.state(row)
@@ -109,7 +109,7 @@ async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service
         await service.accept(row.id, ALICE, guild_id=GUILD)
     with pytest.raises(UserError, match="Only the challenger"):
         await service.cancel(row.id, BOB, guild_id=GUILD)
-    assert (await service.row(row.id)).status == "challenge"
+    assert (await service.game(row.id)).status == "challenge"
     cancelled, _ = await service.cancel(row.id, ALICE, guild_id=GUILD)
     assert cancelled.status == "cancelled"
     with pytest.raises(UserError, match="no longer open"):
@@ -125,9 +125,9 @@ async def test_a_challenge_is_answered_only_in_its_server_and_from_its_own_messa
         await service.accept(row.id, BOB, guild_id=GUILD + 1, message_id=555)
     with pytest.raises(UserError, match="does not belong"):
         await service.accept(row.id, BOB, guild_id=GUILD, message_id=556)  # a button copied onto another message
-    assert (await service.row(row.id)).status == "challenge"
+    assert (await service.game(row.id)).status == "challenge"
     await service.accept(row.id, BOB, guild_id=GUILD, message_id=555)
-    assert (await service.row(row.id)).status == "active"
+    assert (await service.game(row.id)).status == "active"
 
 
 async def test_games_are_found_only_in_their_own_server(service: GameService) -> None:
@@ -162,6 +162,7 @@ async def test_challenge_expires_after_its_time(service: GameService, clock: Clo
 
 
 async def test_an_action_waits_for_the_last_moves_reply_then_says_it_is_still_being_announced(
+    db: Database,
     service: GameService,
 ) -> None:
     game_id = await start(service)
@@ -169,12 +170,12 @@ async def test_an_action_waits_for_the_last_moves_reply_then_says_it_is_still_be
     report = await service.play(game_id, ALICE, "D4", reply=reply)  # its reply never marks it delivered
     with pytest.raises(UserError, match="still being announced"):
         await service.play(game_id, BOB, "D6")
-    assert await service.db.moves(game_id) == ["D4"]
+    assert await db.moves(game_id) == ["D4"]
     service.delivered(game_id, report.announcement_id or 0, 99)
     await service.play(game_id, BOB, "D6")  # once announced, the game goes on
-    assert await service.db.moves(game_id) == ["D4", "D6"]
+    assert await db.moves(game_id) == ["D4", "D6"]
     await service.flush_deliveries()
-    delivered = await service.db.announcement(report.announcement_id or 0)
+    delivered = await db.announcement(report.announcement_id or 0)
     assert delivered is not None and delivered.message_id == 99 and delivered.delivered_at is not None
 
 
@@ -188,7 +189,7 @@ async def test_the_next_action_knows_the_last_reply_landed_without_asking_the_ou
         await service.find_game("iago", BOB, GUILD, CHANNEL),
     )
     first = await service.play(game_id, ALICE, "D4", reply=reply, known=found[0])
-    assert first.row.ply == 1
+    assert first.game.ply == 1
     asked: list[int] = []
 
     async def pending_for_game(game: int) -> list[Any]:
@@ -210,7 +211,7 @@ async def test_the_next_action_knows_the_last_reply_landed_without_asking_the_ou
     with pytest.raises(UserError, match="still being announced"):
         await restarted.play(game_id, BOB, "F5")
     clock.now += service.settings.announce_grace + 1  # past the grace, the outbox worker owns it: go on
-    await restarted.play(game_id, BOB, (await restarted.state(second.row)).legal_moves()[0])
+    await restarted.play(game_id, BOB, (await restarted.state(second.game)).legal_moves()[0])
     assert len(await db.moves(game_id)) == 4
 
 
@@ -238,7 +239,7 @@ async def test_marks_of_replies_sent_together_are_written_together(service: Game
         assert row is not None and row.message_id == 1000 + n and row.delivered_at is not None
 
 
-async def test_moves_out_of_turn_illegal_or_by_strangers_change_nothing(service: GameService) -> None:
+async def test_moves_out_of_turn_illegal_or_by_strangers_change_nothing(db: Database, service: GameService) -> None:
     game_id = await start(service)
     with pytest.raises(UserError, match="not your turn"):
         await service.play(game_id, BOB, "E4")
@@ -249,20 +250,20 @@ async def test_moves_out_of_turn_illegal_or_by_strangers_change_nothing(service:
     for garbage in ("", "   ", "x" * 500, "ＥＦ", "roll 6", "open 1 2", "💥"):
         with pytest.raises(UserError):
             await service.play(game_id, ALICE, garbage)
-    row = await service.row(game_id)
-    assert row.ply == 0 and await service.db.moves(game_id) == []
+    row = await service.game(game_id)
+    assert row.ply == 0 and await db.moves(game_id) == []
     report = await service.play(game_id, ALICE, " e4 ")
-    assert [p.move for p in report.played] == ["E4"] and report.row.ply == 1
+    assert [p.move for p in report.played] == ["E4"] and report.game.ply == 1
 
 
-async def test_a_double_click_applies_the_move_once(service: GameService) -> None:
+async def test_a_double_click_applies_the_move_once(db: Database, service: GameService) -> None:
     game_id = await start(service)
     results = await asyncio.gather(
         service.play(game_id, ALICE, "E4"), service.play(game_id, ALICE, "E4"), return_exceptions=True
     )
     assert sum(not isinstance(r, Exception) for r in results) == 1
     assert any(isinstance(r, UserError) for r in results)
-    assert await service.db.moves(game_id) == ["E4"]
+    assert await db.moves(game_id) == ["E4"]
 
 
 async def test_the_ply_check_refuses_a_write_from_a_stale_reader(service: GameService, db: Database) -> None:
@@ -280,16 +281,16 @@ async def test_a_second_process_sees_the_first_ones_moves(service: GameService, 
         await service.play(game_id, ALICE, "E4")
         with pytest.raises(UserError, match="not your turn"):
             await other.play(game_id, ALICE, "E6")
-        state = await other.state(await other.row(game_id))
+        state = await other.state(await other.game(game_id))
         assert state.moves == ["E4"]
     finally:
-        await other.db.close()
+        await other.close()
 
 
 async def test_a_full_rated_game_updates_records_and_the_leaderboard(service: GameService) -> None:
     game_id = await start(service)
     await play_to_end(service, game_id)
-    row = await service.row(game_id)
+    row = await service.game(game_id)
     state = await service.state(row)
     result = state.result()
     assert row.status == "finished" and row.winner == result.winner and row.scores == tuple(result.scores)
@@ -330,12 +331,12 @@ async def test_claiming_needs_twice_the_reminder_time(service: GameService, cloc
 async def test_a_restart_replays_the_log_into_the_same_state(service: GameService, db: Database) -> None:
     game_id = await start(service)
     for move in ("E4", None, None):
-        row = await service.row(game_id)
+        row = await service.game(game_id)
         state = await service.state(row)
         await service.play(game_id, row.players[state.turn], move or state.legal_moves()[0])
-    before = (await service.state(await service.row(game_id))).to_dict()
+    before = (await service.state(await service.game(game_id))).to_dict()
     fresh = GameService(db)
-    assert (await fresh.state(await fresh.row(game_id))).to_dict() == before
+    assert (await fresh.state(await fresh.game(game_id))).to_dict() == before
 
 
 async def test_polygo_dice_are_drawn_by_the_session_and_logged(db: Database, clock: Clock) -> None:
@@ -344,19 +345,19 @@ async def test_polygo_dice_are_drawn_by_the_session_and_logged(db: Database, clo
     game_id = await start(service, "polygo", {"size": 9})
     moves = await db.moves(game_id)
     assert moves == ["open 2 5"]  # rolled at acceptance; the lower die (Black's 2) starts
-    state = await service.state(await service.row(game_id))
+    state = await service.state(await service.game(game_id))
     assert state.turn == 0
     with pytest.raises(UserError, match="Dice are rolled by the bot"):
         await service.play(game_id, ALICE, "roll 6")
     with pytest.raises(UserError, match="already rolled"):
         await service.roll(game_id, ALICE)
     await service.play(game_id, ALICE, state.legal_moves()[0])
-    state = await service.state(await service.row(game_id))
+    state = await service.state(await service.game(game_id))
     assert state.turn == 1 and not state.chance  # White places next, with White's own opening die
     with pytest.raises(UserError, match="not your turn"):
         await service.play(game_id, ALICE, state.legal_moves()[0])
     await service.play(game_id, BOB, state.legal_moves()[0])
-    state = await service.state(await service.row(game_id))
+    state = await service.state(await service.game(game_id))
     assert state.chance and state.to_roll == 0
     with pytest.raises(UserError, match="not your turn"):
         await service.roll(game_id, BOB)
@@ -367,26 +368,26 @@ async def test_polygo_dice_are_drawn_by_the_session_and_logged(db: Database, clo
     assert (await db.moves(game_id))[-1] == "roll 1"
 
 
-async def test_a_polygo_game_plays_to_a_result_with_secret_dice(service: GameService) -> None:
+async def test_a_polygo_game_plays_to_a_result_with_secret_dice(db: Database, service: GameService) -> None:
     game_id = await start(service, "polygo", {"size": 9})
     await play_to_end(service, game_id, seed=3)
-    row = await service.row(game_id)
+    row = await service.game(game_id)
     replay = engines.get("polygo").new_game(size=9)
-    for move in await service.db.moves(game_id):
+    for move in await db.moves(game_id):
         replay.play(move)
     assert replay.is_over and replay.result().scores == row.scores
 
 
-async def test_isaac_plays_to_a_result_with_forced_passes_played_by_the_bot(service: GameService) -> None:
+async def test_isaac_plays_to_a_result_with_forced_passes_played_by_the_bot(db: Database, service: GameService) -> None:
     game_id = await start(service, "isaac")
     await play_to_end(service, game_id, seed=5)
-    moves = await service.db.moves(game_id)
+    moves = await db.moves(game_id)
     assert "pass" in moves  # the placement phase always ends with passes
-    assert (await service.row(game_id)).status == "finished"
+    assert (await service.game(game_id)).status == "finished"
 
 
 async def test_racing_challenges_between_two_members_leave_one_open(
-    service: GameService, database_url: str, clock: Clock
+    db: Database, service: GameService, database_url: str, clock: Clock
 ) -> None:
     other = GameService(await Database.open(database_url), service.settings, clock=clock)  # a second process
     try:
@@ -394,10 +395,10 @@ async def test_racing_challenges_between_two_members_leave_one_open(
             challenge(service), challenge(other, challenger_id=BOB, opponent_id=ALICE), return_exceptions=True
         )
     finally:
-        await other.db.close()
-    assert sum(isinstance(r, GameRow) for r in results) == 1
-    assert all(isinstance(r, GameRow) or "already an open challenge" in str(r) for r in results)
-    assert len(await service.db.games_with_status("challenge")) == 1
+        await other.close()
+    assert sum(isinstance(r, Game) for r in results) == 1
+    assert all(isinstance(r, Game) or "already an open challenge" in str(r) for r in results)
+    assert len(await db.games_with_status("challenge")) == 1
 
 
 async def test_a_finish_reports_the_ratings_it_wrote(service: GameService) -> None:

@@ -15,6 +15,7 @@ import pytest
 import ai
 import games
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import PNG_SIGNATURE, challenge_and_accept, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.test_computer_e2e import QUICK_AI, eventually, play_to_the_end, start_against_bot
@@ -32,9 +33,9 @@ def tictactoe() -> Iterator[None]:
 
 @pytest.mark.usefixtures("tictactoe")
 async def test_a_test_only_game_plays_through_the_bot_to_the_leaderboard(
-    fake: FakeDiscord, make_bot: Callable[[], GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         commands = {command["name"]: command for command in fake.commands(fake.guild)}
         assert "tictactoe" in commands
         subcommands = {option["name"] for option in commands["tictactoe"]["options"]}
@@ -59,7 +60,7 @@ async def test_a_test_only_game_plays_through_the_bot_to_the_leaderboard(
         assert "b2 is taken" in taken.content
         final = await public_reply(await fake.slash(fake.alice, "tictactoe", "move", options={"move": "a3"}))
         assert "Game over" in final.content and f"{fake.alice.mention} made three in a row." in final.content
-        assert (await bot.service.db.game(game_id)).status == "finished"
+        assert (await db.game(game_id)).status == "finished"
 
         board = await public_reply(await fake.slash(fake.carol, "tictactoe", "board", options={"game": game_id}))
         assert board.attachment().data.startswith(PNG_SIGNATURE)
@@ -77,11 +78,10 @@ def challenge_options(commands: dict[str, dict]) -> set[str]:
 
 @pytest.mark.usefixtures("tictactoe")
 async def test_a_test_only_game_plays_whole_games_against_the_bot_at_every_level(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
-    async with fake.running_bot(make_bot(**QUICK_AI)) as bot:
+    async with fake.running_bot(make_bot(**QUICK_AI)):
         assert "level" in challenge_options({c["name"]: c for c in fake.commands(fake.guild)})
-        db = bot.service.db
         bot_moves = []
         for level in ai.LEVELS:
             member = fake.add_member(name=f"tictactoe-learner-{level}").user
@@ -103,16 +103,16 @@ async def test_a_test_only_game_plays_whole_games_against_the_bot_at_every_level
 
 
 async def test_a_game_without_a_computer_player_offers_no_level_and_the_bot_declines_it(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
     games.register(dataclasses.replace(ENTRY, ai=None))
     try:
-        async with fake.running_bot(make_bot()) as bot:
+        async with fake.running_bot(make_bot()):
             assert "level" not in challenge_options({c["name"]: c for c in fake.commands(fake.guild)})
             options = {"opponent": fake.bot_user.id}
             refusal = await private_reply(await fake.slash(fake.alice, "tictactoe", "challenge", options=options))
             assert "do not play Tic-tac-toe" in refusal.content
-            assert await bot.service.db.active_games_of(fake.alice.id) == []
-            assert await bot.service.db.games_with_status("challenge") == []
+            assert await db.active_games_of(fake.alice.id) == []
+            assert await db.games_with_status("challenge") == []
     finally:
         games.unregister(ENTRY.name)
