@@ -1,9 +1,9 @@
-"""What every game cog shares: challenge buttons, the game commands, replies, errors and images.
+"""What every game cog shares: the challenge command and the game commands, and a game's record as a file.
 
 Every game gets a cog from its registry entry: :func:`cog_class` builds the plain one, and a game with
 special commands subclasses :class:`GameCog` with ``entry=`` and adds only those. The challenge command,
-with the game's own options and side names, is built from the entry too. Everything else (turns,
-persistence, ratings) lives in the session service.
+with the game's own options and side names (and a level when the entry names a computer player), is built from
+the entry too. Everything else (turns, persistence, ratings) lives in the session service.
 """
 
 from __future__ import annotations

@@ -62,3 +62,32 @@ def test_shared_modules_name_no_game() -> None:
                 if pattern.search(line):
                     offenders.append(f"{file.relative_to(ROOT)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def files_a_game_needs() -> list[tuple[str, str]]:
+    """The table of docs/adding-a-game.md: (the file a game needs, its counterpart in tests/fourth_game/)."""
+    text = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    table = text.split("<!-- files-a-game-needs", 1)[1].split("\n\n", 1)[0]
+    cells = [line.split("|")[1:3] for line in table.splitlines() if line.startswith("| `")]
+    return [(needed.strip(), example.strip().strip("`")) for needed, example in cells]
+
+
+def test_the_files_adding_a_game_md_lists_are_the_files_a_game_has() -> None:
+    rows = files_a_game_needs()
+    # The test-only game is exactly what the table says a game brings, and nothing more.
+    fourth = {path.name for path in (ROOT / "tests" / "fourth_game").glob("*.py")} - {"__init__.py"}
+    assert {example for _, example in rows if example != "—"} == fourth
+    # Every shipped game has each file the table requires, and an optional one exactly when its entry names it.
+    for entry in games.entries():
+        for needed, _ in rows:
+            path = needed.split("`")[1].replace("<name>", entry.name)
+            if not path.endswith(".py") or path.startswith("tests/"):
+                continue
+            module, exists = path[: -len(".py")].replace("/", "."), (ROOT / path).exists()
+            if "computer player" in needed:
+                assert exists == (entry.ai == module), path
+            elif "special commands" in needed:
+                assert exists == (entry.cog is not None and entry.cog.startswith(f"{module}:")), path
+            else:
+                assert exists, path
+    assert {needed.split("`")[1] for needed, _ in rows} >= {"engines/<name>.py", "render/<name>.py", "games/<name>.py"}
