@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import games
-from sessions.computer import Thinker
+from sessions.thinking import Thinker
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import asyncio, multiprocessing.forkserver
 import games
-from sessions.computer import Thinker
+from sessions.thinking import Thinker
 
 async def main():
     thinker = Thinker(workers=1, budget=0.05)
