@@ -24,7 +24,8 @@ import games
 from cogs.admin import admin_cog
 from cogs.announce import Announcer
 from cogs.background import BackgroundCog
-from cogs.common import ChallengeButton, cog_class
+from cogs.challenges import ChallengeButton
+from cogs.common import cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
 from cogs.lists import GamesCog, GamesPageButton
@@ -32,10 +33,8 @@ from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
-from sessions.service import GameService
+from sessions.service import DEFAULT_DATABASE_URL, GameService
 from sessions.service import Settings as SessionSettings
-from storage.database import Database
-from storage.engine import DEFAULT_URL
 
 log = logging.getLogger("bot")
 
@@ -68,7 +67,7 @@ class Settings(BaseSettings):
 
     discord_token: str | None = None
     # sqlite+aiosqlite:///path/to/file.sqlite3 or postgresql+asyncpg://user:password@host/database
-    database_url: str = DEFAULT_URL
+    database_url: str = DEFAULT_DATABASE_URL
     # The first release's setting, still honoured: a SQLite file, used when DATABASE_URL is not set.
     database_path: Path | None = None
     dev_guild_id: int | None = None
@@ -193,7 +192,6 @@ class GameBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
-        self.db: Database | None = None
         self._service: GameService | None = None
         self._warm_up: asyncio.Task[None] | None = None
 
@@ -218,9 +216,8 @@ class GameBot(commands.AutoShardedBot):
             del self.http.static_login  # back to the class's method
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_url)
-        self._service = GameService(
-            self.db,
+        self._service = await GameService.open(
+            self.settings.database_url,
             SessionSettings(
                 challenge_ttl=self.settings.challenge_ttl_minutes * 60,
                 reminder_after=self.settings.reminder_hours * 3600,
@@ -236,7 +233,7 @@ class GameBot(commands.AutoShardedBot):
         self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
-        await self.add_cog(Announcer(self, self, self.settings.announce_seconds))
+        await self.add_cog(Announcer(self, self.settings.announce_seconds))
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))
         if self.settings.sync_commands:
             await self.sync_commands()
@@ -286,12 +283,8 @@ class GameBot(commands.AutoShardedBot):
                 await cog.stop()
         await super().close()
         if self._service is not None:
-            self._service.thinker.close()
-            self._service.drawer.close()
-            await self._service.flush_deliveries()
-        if self.db is not None:
-            await self.db.close()
-            self.db = None
+            await self._service.close()  # its worker pools, the deliveries still queued, then the database
+            self._service = None
 
 
 def create_bot(settings: Settings | None = None, **options: object) -> GameBot:

@@ -5,35 +5,50 @@
     ai.analyse_position(state, budget_s=1.6)    # (best move, value for the player to act in [-1, 1])
     ai.evaluate(state, player, budget_s=1.6)    # the same value seen from ``player``
 
-Each game module provides a strategy that values root moves at a depth (ai/search.py runs the clock, the
-iterative deepening and the softmax of the weaker levels). Values are +1 for a sure win of the player to act,
--1 for a sure loss; in Polygo, where dice decide, they are estimates of that.
+Which AI plays a game is named by the game's registry entry (``GameEntry.ai``, an import path, like its
+renderer): the state's engine module declares the game's name (``engines.name_of``) and the registry names the
+module, an ``ai.search.GameAI``. A caller that holds the path already passes it as ``game_ai=``: a worker
+process does, since a game registered at run time is in the bot's registry but not in a fresh worker's. This
+module only checks, copies and dispatches; how a game's levels think is its own module's business. Values are
++1 for a sure win of the player to act, -1 for a sure loss; where dice decide, they are estimates of that.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
+from functools import cache
 from typing import Any
 
-from ai import iago, isaac, polygo
-from ai.search import LEVELS_CONFIG, GameAI
+import engines
+import games
+from ai.search import GameAI
 
 LEVELS: tuple[int, ...] = (1, 2, 3, 4)
 
-# game name -> that game's AI module (ai.search.GameAI)
-STRATEGIES: dict[str, GameAI] = {"iago": iago, "isaac": isaac, "polygo": polygo}  # type: ignore[dict-item]
+
+@cache
+def load(path: str) -> GameAI:
+    """The AI module at an import path (``GameEntry.ai``)."""
+    return importlib.import_module(path)  # type: ignore[return-value]
 
 
-def game_name(state: Any) -> str:
-    """The registry key of a game state, from the engine module that defines its type."""
-    name = type(state).__module__.rsplit(".", 1)[-1]
-    if name not in STRATEGIES:
-        raise ValueError(f"No AI for games of type {type(state).__name__}.")
-    return name
+def player_of(state: Any) -> GameAI:
+    """The AI of ``state``'s game, as the game's registry entry names it; ValueError for a game without one."""
+    entry = games.find(engines.name_of(state))
+    if entry.ai is None:
+        raise ValueError(f"{entry.title} has no computer player.")
+    return load(entry.ai)
+
+
+def _player(state: Any, game_ai: str | GameAI | None) -> GameAI:
+    if game_ai is None:
+        return player_of(state)
+    return load(game_ai) if isinstance(game_ai, str) else game_ai
 
 
 def _check_actable(state: Any, level: int) -> None:
-    if level not in LEVELS_CONFIG:
+    if level not in LEVELS:
         raise ValueError(f"Unknown level {level!r}: choose one of {', '.join(map(str, LEVELS))}.")
     if state.is_over:
         raise ValueError("The game is over: there is no move to choose.")
@@ -48,7 +63,7 @@ def choose_move(
     seed: int | None = None,
     budget_s: float | None = None,
     max_depth: int | None = None,
-    game: str | None = None,
+    game_ai: str | GameAI | None = None,
 ) -> str:
     """A move for the player to act at ``level`` (1 gentlest .. 4 strongest).
 
@@ -57,17 +72,17 @@ def choose_move(
     bound) and for any level given a ``max_depth`` it can finish. ValueError at a chance move or game over.
     """
     _check_actable(state, level)
-    module = STRATEGIES[game or game_name(state)]
-    return module.choose_move(state.copy(), level, random.Random(seed), budget_s=budget_s, max_depth=max_depth)
+    player = _player(state, game_ai)
+    return player.choose_move(state.copy(), level, random.Random(seed), budget_s=budget_s, max_depth=max_depth)
 
 
-def analyse_position(state: Any, *, budget_s: float = 1.6, game: str | None = None) -> tuple[str, float]:
+def analyse_position(state: Any, *, budget_s: float = 1.6, game_ai: str | GameAI | None = None) -> tuple[str, float]:
     """The strongest search's best move and its value in [-1, 1] for the player to act."""
     _check_actable(state, 4)
-    return STRATEGIES[game or game_name(state)].analyse_position(state.copy(), budget_s=budget_s)
+    return _player(state, game_ai).analyse_position(state.copy(), budget_s=budget_s)
 
 
-def evaluate(state: Any, player: int, *, budget_s: float = 1.6, game: str | None = None) -> float:
+def evaluate(state: Any, player: int, *, budget_s: float = 1.6, game_ai: str | GameAI | None = None) -> float:
     """The level-4 value of ``state`` for ``player`` in [-1, 1]; exact once the game is over.
 
     At a chance point the value is the average over the outcomes, each searched with an equal share of time,
@@ -82,10 +97,10 @@ def evaluate(state: Any, player: int, *, budget_s: float = 1.6, game: str | None
         for outcome in outcomes:
             after = state.copy()
             after.play(outcome)
-            total += evaluate(after, player, budget_s=budget_s / len(outcomes), game=game)
+            total += evaluate(after, player, budget_s=budget_s / len(outcomes), game_ai=game_ai)
         return total / len(outcomes)
-    _, value = analyse_position(state, budget_s=budget_s, game=game)
+    _, value = analyse_position(state, budget_s=budget_s, game_ai=game_ai)
     return value if state.turn == player else -value
 
 
-__all__ = ["LEVELS", "STRATEGIES", "analyse_position", "choose_move", "evaluate", "game_name"]
+__all__ = ["LEVELS", "analyse_position", "choose_move", "evaluate", "load", "player_of"]

@@ -16,6 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
@@ -31,18 +34,12 @@ class Counts:
         self.statements = 0
         self.hops = 0
 
-    def attach(self, bot: object) -> None:
-        from sqlalchemy import event
-
-        db = bot.service.db  # type: ignore[attr-defined]
-        # The async engine, and the sync one SQLite's threads use when there is one.
-        engines = [db.engine, getattr(getattr(db, "_runner", None), "engine", None)]
-        for engine in filter(None, engines):
-            target = getattr(engine, "sync_engine", engine)
-
-            @event.listens_for(target, "before_cursor_execute")
-            def count(*_: object) -> None:
-                self.statements += 1
+    def attach(self) -> None:
+        # Every engine of this process (the bot's: the async one, and the sync one SQLite's threads use); the fake
+        # Discord server runs no SQL. Listened to as long as the process lives: a bench runs once.
+        @event.listens_for(Engine, "before_cursor_execute")
+        def count(*_: object) -> None:
+            self.statements += 1
 
         loop = asyncio.get_running_loop()
         original = loop.call_soon_threadsafe
@@ -71,19 +68,18 @@ async def measure(game: str, options: dict, moves: int, folder: Path, count: boo
                 await bot._warm_up
             challenge = await fake.slash(fake.alice, game, "challenge", options={"opponent": fake.bob.id, "side": 0})
             message = await challenge.final()
-            accepted = await fake.click(fake.bob, message, message.custom_ids()[0])
-            await accepted.final()
-            (row,) = await bot.service.db.games_with_status("active")
-            game_id = row.id
+            accept = next(cid for cid in message.custom_ids() if cid.startswith("challenge:accept:"))
+            await (await fake.click(fake.bob, message, accept)).final()
+            game_id = int(accept.rsplit(":", 1)[1])
             state = games.find(game).new_game(**options)
             rng = random.Random(3)
             players = (fake.alice, fake.bob)
             timings = []
             counts = Counts()
             if count:
-                counts.attach(bot)
+                counts.attach()
             while len(timings) < moves:
-                for move in (await bot.service.db.moves(game_id))[len(state.moves) :]:
+                for move in (await bot.service.moves(game_id))[len(state.moves) :]:
                     state.play(move)
                 if state.is_over:
                     break

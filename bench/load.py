@@ -3,7 +3,7 @@
 The bot runs in its own process (as in production; the fake server and the simulated members run in this one,
 so they do not steal the bot's event loop). It prints:
 
-- paced play: ``--games`` games in play at once (Iago, ISAAC and Polygo 19x19 in turn), each member thinking
+- paced play: ``--games`` games in play at once (every registered game in turn, default options), each member thinking
   0.5-2 s between moves, with the move -> reply time per game (p50/p95/p99) and, in the same run, a trivial
   command (``/<game> rules``) as the floor;
 - the bot's event-loop lag per phase (a 10 ms ticker inside the bot process: max and p99);
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from engines import GameState
-from storage.database import Database
+from sessions.service import GameService
 from tests.e2e.child import ChildBot
 from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 from tests.e2e.harness import FakeChannel, FakeGuild, FakeUser
@@ -62,9 +62,9 @@ class Table:
         self.game_id = int(accept.rsplit(":", 1)[1])
         await (await self.fake.click(self.players[1], message, accept)).final()
 
-    async def act(self, rng: random.Random, db: Database) -> float | None:
+    async def act(self, rng: random.Random, reader: GameService) -> float | None:
         """One action by the member to act; returns the seconds until the reply, or None when the game is over."""
-        for move in (await db.moves(self.game_id))[len(self.state.moves) :]:  # dice and passes the bot played
+        for move in (await reader.moves(self.game_id))[len(self.state.moves) :]:  # dice and passes the bot played
             self.state.play(move)
         if self.state.is_over or self.state.to_act is None:
             return None
@@ -103,7 +103,9 @@ async def tables_for(fake: FakeDiscord, count: int, guilds: list[FakeGuild] | No
     return tables
 
 
-async def play(db: Database, tables: list[Table], seconds: float, think: tuple[float, float]) -> dict[str, list[float]]:
+async def play(
+    reader: GameService, tables: list[Table], seconds: float, think: tuple[float, float]
+) -> dict[str, list[float]]:
     timings: dict[str, list[float]] = {table.game: [] for table in tables}
     deadline = time.perf_counter() + seconds
 
@@ -112,7 +114,7 @@ async def play(db: Database, tables: list[Table], seconds: float, think: tuple[f
         while time.perf_counter() < deadline:
             if think[1] > 0:
                 await asyncio.sleep(rng.uniform(*think))
-            took = await table.act(rng, db)
+            took = await table.act(rng, reader)
             if took is None:
                 return
             if took == took:  # not NaN: the reply came
@@ -127,7 +129,7 @@ async def floor(fake: FakeDiscord, tables: list[Table], seconds: float) -> list[
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         started = time.perf_counter()
-        await (await fake.slash(tables[0].players[0], "iago", "rules", channel=tables[0].channel)).final()
+        await (await fake.slash(tables[0].players[0], tables[0].game, "rules", channel=tables[0].channel)).final()
         timings.append(time.perf_counter() - started)
         await asyncio.sleep(0.2)
     return timings
@@ -152,13 +154,13 @@ async def measure(args: argparse.Namespace) -> None:
             }
             child = ChildBot(fake, settings)
             await child.start()
-            db = await Database.open(settings["DATABASE_URL"])
+            reader = await GameService.open(settings["DATABASE_URL"])  # to follow the games' logs
             phases: list[str] = []
             try:
                 tables = await tables_for(fake, args.games)
                 phase(child, phases, f"start-up, {args.games} challenges accepted")
                 paced, floors = await asyncio.gather(
-                    play(db, tables, args.seconds, (0.5, 2.0)), floor(fake, tables, args.seconds)
+                    play(reader, tables, args.seconds, (0.5, 2.0)), floor(fake, tables, args.seconds)
                 )
                 phase(child, phases, "paced play")
                 print(f"paced play, {args.games} games at once, {args.seconds:.0f} s (move -> reply, ms)")
@@ -173,7 +175,7 @@ async def measure(args: argparse.Namespace) -> None:
                     fresh = await tables_for(fake, args.ceiling_games)
                     phase(child, phases, f"{args.ceiling_games} more challenges accepted")
                     started = time.perf_counter()
-                    flat = await play(db, fresh, args.seconds / 2, (0.0, 0.0))
+                    flat = await play(reader, fresh, args.seconds / 2, (0.0, 0.0))
                     actions = sum(len(v) for v in flat.values())
                     rate = actions / (time.perf_counter() - started)
                     phases.append(f"ceiling, {args.ceiling_games} games")
@@ -182,7 +184,7 @@ async def measure(args: argparse.Namespace) -> None:
                         f"{len(LOST)} past the deadline"
                     )
             finally:
-                await db.close()
+                await reader.close()
                 await child.stop()
             if lag_file.exists():
                 print("bot event-loop lag (max / p99 ms):")
@@ -215,14 +217,14 @@ async def ceiling_on_postgres(url: str, processes: int, count: int, seconds: flo
         children = [ChildBot(fake, settings, shard=(n, processes)) for n in range(processes)]
         for child in children:
             await child.start()
-        db = await Database.open(url)
+        reader = await GameService.open(url)
         try:
             tables = await tables_for(fake, count, guilds)
             started = time.perf_counter()
-            flat = await play(db, tables, seconds, (0.0, 0.0))
+            flat = await play(reader, tables, seconds, (0.0, 0.0))
             return sum(len(v) for v in flat.values()) / (time.perf_counter() - started)
         finally:
-            await db.close()
+            await reader.close()
             for child in children:
                 await child.stop()
 

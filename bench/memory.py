@@ -20,7 +20,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from sessions.service import GameService, ReplyTo
-from storage.database import Database
 
 GUILD, CHANNEL = 1, 2
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -35,7 +34,7 @@ async def one_game(service: GameService, rng: random.Random, n: int) -> None:
     entry = games.entries()[n % len(games.entries())]
     alice, bob = 10_000 + 2 * n, 10_001 + 2 * n  # new members each game: nothing is reused by luck
     options = {option.name: option.default for option in entry.options}
-    row = await service.challenge(
+    offered = await service.challenge(
         game=entry.name,
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -47,38 +46,36 @@ async def one_game(service: GameService, rng: random.Random, n: int) -> None:
         rated=True,
     )
     reply = ReplyTo(1, "token", time.time())
-    report = await service.accept(row.id, bob, guild_id=GUILD, reply=reply)
-    service.delivered(report.row.id, report.announcement_id or 0, 1)
+    report = await service.accept(offered.id, bob, guild_id=GUILD, reply=reply)
+    service.delivered(report.game.id, report.announcement_id or 0, 1)
     for _ in range(6):
         state = report.state
         if state.is_over or state.to_act is None:
             break
-        user = report.row.players[state.to_act]
+        user = report.game.players[state.to_act]
         if state.chance:
-            report = await service.roll(row.id, user, reply=reply)
+            report = await service.roll(offered.id, user, reply=reply)
         else:
-            report = await service.play(row.id, user, rng.choice(state.legal_moves()), reply=reply)
-        service.delivered(report.row.id, report.announcement_id or 0, 1)
+            report = await service.play(offered.id, user, rng.choice(state.legal_moves()), reply=reply)
+        service.delivered(report.game.id, report.announcement_id or 0, 1)
     if not report.state.is_over:
-        report = await service.resign(row.id, alice, reply=reply)
-        service.delivered(report.row.id, report.announcement_id or 0, 1)
+        report = await service.resign(offered.id, alice, reply=reply)
+        service.delivered(report.game.id, report.announcement_id or 0, 1)
 
 
 async def main(total: int) -> None:
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as folder:
-        db = await Database.open(f"sqlite+aiosqlite:///{folder}/memory.sqlite3")
-        service = GameService(db)
+        service = await GameService.open(f"sqlite+aiosqlite:///{folder}/memory.sqlite3")
         print(f"{'games':>7}{'RSS MB':>9}{'cached states':>15}{'locks':>7}{'s':>7}")
         started = time.perf_counter()
         for n in range(total):
             await one_game(service, rng, n)
             if (n + 1) % max(1, total // 10) == 0:
                 gc.collect()
-                states, locks = len(service._states), len(service._locks)
+                states, locks = service.held()
                 print(f"{n + 1:>7}{rss_mb():>9.1f}{states:>15}{locks:>7}{time.perf_counter() - started:>7.0f}")
-        await service.flush_deliveries()
-        await db.close()
+        await service.close()
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Render time and PNG size per board: `python bench/render.py`.
 
-Positions come from seeded random games (start, middle, end) so runs are comparable: Iago's standard
-variant, ISAAC, and Polygo at each board size (9, 13, 19). `python bench/render.py --levels` prints instead
-what each level of Pillow's zlib (and PNG optimisation) and of ISA-L (what boards use) costs and saves on the last
-board of each game; `--ja` draws the
+The boards are every registered game's, with its default options and then each other value of each option (a
+variant, a board size), from the registry; positions come from seeded random games (start, middle, end) so runs
+are comparable. `python bench/render.py --levels` prints instead what each level of Pillow's zlib (and PNG
+optimisation) and of ISA-L (what boards use) costs and saves on the last board of each game; `--ja` draws the
 boards in Japanese, with Japanese names. `--sequence` draws every position of one seeded game of each kind once, in
 order, as a game in play does: what a board costs when its words (move number, scores) are new to the process's
 caches, where the default repeats each board.
@@ -21,21 +21,32 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image
 
-import engines
+import games
 from render import base
 
-BOARDS: tuple[tuple[str, str, dict[str, object]], ...] = (
-    ("iago", "iago", {}),
-    ("isaac", "isaac", {}),
-    ("polygo", "polygo 9", {"size": 9}),
-    ("polygo", "polygo 13", {"size": 13}),
-    ("polygo", "polygo 19", {"size": 19}),
-)
+
+def boards() -> list[tuple[str, str, dict[str, object]]]:
+    """(game, title, options) for every registered game: its default board, then each other value of each option
+    (a board size, a variant), from the registry."""
+    found: list[tuple[str, str, dict[str, object]]] = []
+    for entry in games.entries():
+        found.append((entry.name, entry.name, {}))
+        for option in entry.options:
+            found += [
+                (entry.name, f"{entry.name} {value}", {option.name: value})
+                for value in option.values
+                if value != option.default
+            ]
+    return found
+
+
+BOARDS = boards()
 NAMES = ("Alice", "Bob")
 JAPANESE_NAMES = ("山田 たろう", "ミナ")
 RUNS = 30
@@ -44,12 +55,17 @@ WARMUP = 2  # the first render fills caches (fonts, static layers) once per proc
 
 def positions(game: str, options: dict[str, object], seed: int = 1) -> dict[str, object]:
     rng = random.Random(seed)
-    state = engines.get(game).new_game(**options)
+    state = games.find(game).new_game(**options)
     history = [state.copy()]
     while not state.is_over:
         state.play(rng.choice(state.legal_moves()))
         history.append(state.copy())
     return {"start": history[0], "middle": history[len(history) // 2], "end": history[-1]}
+
+
+def renderer_of(game: str) -> Any:
+    """The renderer module the game's registry entry names (called directly: the figures are the drawing's)."""
+    return importlib.import_module(games.find(game).renderer)
 
 
 def percentile(times: list[float], fraction: float) -> float:
@@ -87,7 +103,7 @@ def levels() -> None:
     print(f"{'board':<20}" + "".join(f"{label:>16}" for label, _ in settings))
     for game, title, options in BOARDS:
         state = positions(game, options)["end"]
-        png = importlib.import_module(f"render.{game}").render(state, NAMES)
+        png = renderer_of(game).render(state, NAMES)
         indexed = Image.open(io.BytesIO(png))
         indexed.load()
         cells = []
@@ -100,10 +116,10 @@ def levels() -> None:
 def sequence(names: tuple[str, str], language: str) -> None:
     print(f"{'game':<20}{'boards':>10}{'cpu med':>10}{'cpu p95':>10}{'cpu max':>10}")
     for game, title, options in BOARDS:
-        renderer = importlib.import_module(f"render.{game}")
-        renderer.render(engines.get(game).new_game(**options), names, language)  # the static layers, once
+        renderer = renderer_of(game)
+        renderer.render(games.find(game).new_game(**options), names, language)  # the static layers, once
         rng = random.Random(7)
-        state = engines.get(game).new_game(**options)
+        state = games.find(game).new_game(**options)
         cpu_times = []
         while True:
             cpu_started = time.thread_time()
@@ -126,7 +142,7 @@ def main() -> None:
         return
     print(f"{'board':<20}{'median ms':>10}{'p95 ms':>10}{'PNG KB':>10}{'cpu med':>10}{'cpu p95':>10}")
     for game, title, options in BOARDS:
-        renderer = importlib.import_module(f"render.{game}")
+        renderer = renderer_of(game)
         for label, state in positions(game, options).items():
             for _ in range(WARMUP):
                 renderer.render(state, names, language)

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 import games
 from cogs import present
-from cogs.announce import Announcer
+from cogs.announce import deliver_now
 from cogs.tree import answer_error, clip, send_private
 from locales import N_, tr
 from sessions.admin import AdminActions
@@ -67,7 +67,7 @@ def audit_value(locale: Any, key: str, value: Any) -> str:
     if key == "game" and isinstance(value, str):
         return present.title(value, locale)
     if key == "channel":
-        return f"<#{value}>"
+        return present.channel_link(value)
     if key in ("game_id", "cancelled"):
         return ", ".join(f"#{game_id}" for game_id in (value if isinstance(value, list) else [value])) or "-"
     return str(value)
@@ -82,13 +82,13 @@ def audit_line(locale: Any, row: Any) -> str:
         for key, value in row.details.items()
     )
     moment = discord.utils.format_dt(datetime.fromtimestamp(row.created_at, tz=UTC), "f")
-    return f"{moment} <@{row.user_id}> **/admin {row.action}** {details}"[:300]
+    return f"{moment} {present.mention(row.user_id)} **/admin {row.action}** {details}"[:300]
 
 
 def settings_embed(locale: Any, here: GuildSettings, heading: str | None = None) -> discord.Embed:
     on, off = tr(locale, "on"), tr(locale, "off")
     enabled = [tr(locale, entry.title) for entry in games.entries() if entry.name in here.enabled_games]
-    channels = " ".join(f"<#{channel}>" for channel in sorted(here.allowed_channels))
+    channels = " ".join(present.channel_link(channel) for channel in sorted(here.allowed_channels))
     lines = [
         tr(locale, "**Games**: {games}", games=", ".join(enabled) or tr(locale, "none")),
         tr(locale, "**Channels for new games**: {channels}", channels=channels or tr(locale, "any channel")),
@@ -176,7 +176,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
 
         @property
         def actions(self) -> AdminActions:
-            return AdminActions(host.service)
+            return host.service.admin
 
         async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
             require_admin(interaction)
@@ -250,11 +250,11 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
         @app_commands.describe(game="The game's number (#id).")
         async def cancel(self, interaction: discord.Interaction, game: app_commands.Range[int, 1]) -> None:
             assert interaction.guild_id is not None
-            row, _ = await self.actions.cancel(game, interaction.guild_id, interaction.user.id)
+            cancelled, _ = await self.actions.cancel(game, interaction.guild_id, interaction.user.id)
             await send_private(
-                interaction, "Game #{id} cancelled: no result, nothing counted. Both players are told.", id=row.id
+                interaction, "Game #{id} cancelled: no result, nothing counted. Both players are told.", id=cancelled.id
             )
-            await deliver_now(interaction)
+            await deliver_now(interaction.client)
 
         @app_commands.command(name="reset-leaderboard", description="Delete this server's ratings in a game.")
         @app_commands.describe(game="Which game.", records="Also delete the win/loss records (default: keep them).")
@@ -288,7 +288,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
                 cancelled=len(done.cancelled),
             )
             if done.cancelled:
-                await deliver_now(interaction)
+                await deliver_now(interaction.client)
 
         @app_commands.command(name="audit", description="The last admin actions in this server.")
         async def audit(self, interaction: discord.Interaction) -> None:
@@ -305,11 +305,3 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
             )
 
     return AdminCog()
-
-
-async def deliver_now(interaction: discord.Interaction) -> None:
-    """Post what an admin action wrote to the outbox now rather than at the next round."""
-    client = interaction.client
-    announcer = client.get_cog(Announcer.__cog_name__) if isinstance(client, commands.Bot) else None
-    if isinstance(announcer, Announcer):
-        await announcer.deliver_once()

@@ -1,9 +1,9 @@
-"""What every game cog shares: challenge buttons, the game commands, replies, errors and images.
+"""What every game cog shares: the challenge command and the game commands, and a game's record as a file.
 
 Every game gets a cog from its registry entry: :func:`cog_class` builds the plain one, and a game with
 special commands subclasses :class:`GameCog` with ``entry=`` and adds only those. The challenge command,
-with the game's own options and side names, is built from the entry too. Everything else (turns,
-persistence, ratings) lives in the session service.
+with the game's own options and side names (and a level when the entry names a computer player), is built from
+the entry too. Everything else (turns, persistence, ratings) lives in the session service.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import inspect
 import io
 import json
 import logging
-import re
-from datetime import UTC, datetime
 from typing import Any, ClassVar, cast
 
 import discord
@@ -22,17 +20,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.announce import post_report, reply_to, reply_with_closed, reply_with_report
-from cogs.context import board_image, display_names, remember_members, service_of
+from cogs.announce import reply_with_report
+from cogs.challenges import post_challenge
+from cogs.context import board_image, display_names, service_of
 from cogs.replay import animation_file, position_message
-from cogs.threads import open_game_thread, tell_once
-from cogs.tree import IN_SERVER_ONLY, answer_error, clip
+from cogs.reply import reply_to
+from cogs.tree import IN_SERVER_ONLY, clip
 from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import GameService, Report, UserError
-from storage.database import GameRow
+from sessions.service import Game, GameService, Report, UserError
+from sessions.vocabulary import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -55,101 +54,8 @@ challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
 public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
-async def board_file(interaction: discord.Interaction, row: GameRow, state: GameState) -> discord.File:
-    return await board_image(interaction.guild, service_of(interaction), row, state, locale=interaction.guild_locale)
-
-
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"challenge:(?P<action>accept|decline|cancel):(?P<game_id>[0-9]+)",
-):
-    """Accept, Decline and Cancel on a challenge message. The game id lives in the custom_id, so the
-    buttons keep working after a restart without any view kept in memory."""
-
-    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
-        "accept": discord.ButtonStyle.success,
-        "decline": discord.ButtonStyle.danger,
-        "cancel": discord.ButtonStyle.secondary,
-    }
-    LABELS: ClassVar[dict[str, str]] = {"accept": N_("Accept"), "decline": N_("Decline"), "cancel": N_("Cancel")}
-
-    def __init__(self, action: str, game_id: int, locale: Any = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=tr(locale, self.LABELS[action]),
-                style=self.STYLES[action],
-                custom_id=f"challenge:{action}:{game_id}",
-            )
-        )
-        self.action = action
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ChallengeButton:
-        return cls(match["action"], int(match["game_id"]), interaction.guild_locale)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        remember_members(interaction)
-        try:
-            await answer_challenge(interaction, self.action, self.game_id)
-        except Exception as error:  # a button has no command tree behind it: answer here
-            await answer_error(interaction, error)
-
-
-def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for action in ("accept", "decline", "cancel"):
-        view.add_item(ChallengeButton(action, game_id, locale))
-    return view
-
-
-async def answer_challenge(interaction: discord.Interaction, action: str, game_id: int) -> None:
-    service = service_of(interaction)
-    if interaction.guild_id is None:
-        raise UserError(IN_SERVER_ONLY)
-    message_id = interaction.message.id if interaction.message else None
-    where = {"guild_id": interaction.guild_id, "message_id": message_id, "reply": reply_to(interaction)}
-    if action == "accept":
-        report = await service.accept(game_id, interaction.user.id, **where)
-        thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
-        if thread is None:
-            await reply_with_report(interaction, report, edit=True)  # the challenge becomes the first board
-            if tell:
-                await tell_once(interaction)
-            return
-        # The first board opens the thread. If this post fails the outbox posts it there (set_thread moved it).
-        await post_report(interaction.client, service, thread, await service.row(game_id), report)
-        return
-    closing = service.decline if action == "decline" else service.cancel
-    row, announcement_id = await closing(game_id, interaction.user.id, **where)
-    await reply_with_closed(interaction, row.status, announcement_id)
-
-
-async def post_challenge(interaction: discord.Interaction, row: GameRow) -> None:
-    """Answer the interaction with the public challenge of ``row`` (a new challenge, or a rematch) and its
-    buttons, and remember the message: its buttons answer only there."""
-    service = service_of(interaction)
-    locale = interaction.guild_locale
-    # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
-    expires = discord.utils.format_dt(datetime.fromtimestamp(row.expires_at or 0, tz=UTC), "R")
-    described = present.options_text(locale, row.game, row.options)
-    text = tr(
-        locale,
-        "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
-        "{challenger} plays {side}. The challenge expires {expires}.",
-        opponent=f"<@{row.opponent_id}>",
-        challenger=f"<@{row.challenger_id}>",
-        title=present.title(row.game, locale),
-        options=described or tr(locale, "standard rules"),
-        rated=tr(locale, "rated") if row.rated else tr(locale, "unrated"),
-        side=present.side_name(locale, row.game, row.side_of(row.challenger_id) or 0),
-        expires=expires,
-    )
-    callback = await interaction.response.send_message(text, view=challenge_view(row.id, locale))
-    if callback.message_id is not None:  # the callback names the message: no second request to look it up
-        await service.db.set_message(row.id, "challenge_message_id", callback.message_id)
+async def board_file(interaction: discord.Interaction, game: Game, state: GameState) -> discord.File:
+    return await board_image(interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale)
 
 
 def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
@@ -186,7 +92,8 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         )
     parameters.append(inspect.Parameter("side", keyword, annotation=app_commands.Choice[int] | None, default=None))
     parameters.append(inspect.Parameter("rated", keyword, annotation=bool, default=True))
-    parameters.append(inspect.Parameter("level", keyword, annotation=app_commands.Choice[int] | None, default=None))
+    if entry.ai is not None:  # only a game the bot plays offers a level
+        parameters.append(inspect.Parameter("level", keyword, annotation=app_commands.Choice[int] | None, default=None))
     challenge.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     challenge.__qualname__ = "GameCog.challenge"  # a method: discord.py then passes the cog first
 
@@ -195,13 +102,15 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         for option in entry.options
     }
     choices["side"] = [app_commands.Choice(name=name, value=index) for index, name in enumerate(entry.sides)]
-    choices["level"] = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
+    descriptions = {option.name: option.description for option in entry.options}
+    if entry.ai is not None:
+        choices["level"] = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
+        descriptions["level"] = "Against the bot itself: how well it plays, 1 to 4 (default: 2)."
     described = app_commands.describe(
         opponent="Who you want to play.",
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
-        level="Against the bot itself: how well it plays, 1 to 4 (default: 2).",
-        **{option.name: option.description for option in entry.options},
+        **descriptions,
     )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 
@@ -260,7 +169,7 @@ class GameCog(commands.GroupCog):
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
-        row = await self.service.challenge(
+        offered = await self.service.challenge(
             game=self.game,
             guild_id=interaction.guild.id,
             channel_id=interaction.channel_id,
@@ -272,11 +181,11 @@ class GameCog(commands.GroupCog):
             rated=rated,
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
-        await post_challenge(interaction, row)
+        await post_challenge(interaction, offered)
 
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
-    ) -> GameRow:
+    ) -> Game:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
         return await self.service.find_game(
@@ -284,19 +193,19 @@ class GameCog(commands.GroupCog):
         )
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
-        row = await self.current_game(interaction, game_id)
-        report = await self.service.play(row.id, interaction.user.id, move, reply=reply_to(interaction), known=row)
+        found = await self.current_game(interaction, game_id)
+        report = await self.service.play(found.id, interaction.user.id, move, reply=reply_to(interaction), known=found)
         await reply_with_report(interaction, report)
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
         nothing, and submitting explains why."""
         try:
-            row = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
-            state = await self.service.state(row)
+            found = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
+            state = await self.service.state(found)
         except UserError:
             return None
-        if state.to_act != row.side_of(interaction.user.id) or state.chance:
+        if state.to_act != found.side_of(interaction.user.id) or state.chance:
             return None
         return state
 
@@ -312,12 +221,12 @@ class GameCog(commands.GroupCog):
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         assert interaction.channel_id is not None
-        rows = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
         choices = []
-        for row in rows:
-            label = present.game_label(interaction.locale, row, await display_names(interaction.guild, row))
+        for found in candidates:
+            label = present.game_label(interaction.locale, found, await display_names(interaction.guild, found))
             if current.lower() in label.lower():
-                choices.append(app_commands.Choice(name=label[:100], value=row.id))
+                choices.append(app_commands.Choice(name=label[:100], value=found.id))
         return choices[:AUTOCOMPLETE_LIMIT]
 
     # --- commands every game has -------------------------------------------------------------------
@@ -335,29 +244,29 @@ class GameCog(commands.GroupCog):
     @public_post_cooldown
     @app_commands.describe(game="Which game, if several are on.")
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        row = await self.current_game(interaction, game, spectate=True)
-        state = await self.service.state(row)
-        text = present.report_text(interaction.guild_locale, Report(row, state, [], None))
-        if row.status == "finished":
-            text = tr(interaction.guild_locale, "Game #{id} is over.", id=row.id)
+        found = await self.current_game(interaction, game, spectate=True)
+        state = await self.service.state(found)
+        text = present.report_text(interaction.guild_locale, Report(found, state, [], None))
+        if found.status == GameStatus.FINISHED:
+            text = tr(interaction.guild_locale, "Game #{id} is over.", id=found.id)
         # Spectators' mentions of the players would ping them for nothing.
         quiet = discord.AllowedMentions.none()
         await interaction.response.send_message(
-            text, file=await board_file(interaction, row, state), allowed_mentions=quiet
+            text, file=await board_file(interaction, found, state), allowed_mentions=quiet
         )
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        row = await self.current_game(interaction, game)
-        report = await self.service.resign(row.id, interaction.user.id, reply=reply_to(interaction))
+        found = await self.current_game(interaction, game)
+        report = await self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction))
         await reply_with_report(interaction, report)
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        row = await self.current_game(interaction, game)
-        report = await self.service.claim(row.id, interaction.user.id, reply=reply_to(interaction))
+        found = await self.current_game(interaction, game)
+        report = await self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction))
         await reply_with_report(interaction, report)
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
@@ -369,27 +278,27 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="history", description="The move list of a game, with its record as a file.")
     @app_commands.describe(game="Which game, if several are on.")
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        row = await self.current_game(interaction, game, spectate=True)
-        moves = await self.service.db.moves(row.id)
-        names = await display_names(interaction.guild, row)
+        found = await self.current_game(interaction, game, spectate=True)
+        moves = await self.service.moves(found.id)
+        names = await display_names(interaction.guild, found)
         numbered = (
             " ".join(
                 f"{ply}. {present.logged_move(interaction.locale, move)}" for ply, move in enumerate(moves, start=1)
             )
             or "-"
         )
-        record = game_record(self.entry, row, moves, names)
+        record = game_record(self.entry, found, moves, names)
         files = [
             discord.File(
                 io.BytesIO(json.dumps(record, ensure_ascii=False, indent=2).encode()),
-                filename=f"{row.game}-{row.id}.json",
+                filename=f"{found.name}-{found.id}.json",
             ),
             discord.File(
-                io.BytesIO(readable_record(interaction.locale, self.entry, row, moves, names).encode()),
-                filename=f"{row.game}-{row.id}.txt",
+                io.BytesIO(readable_record(interaction.locale, self.entry, found, moves, names).encode()),
+                filename=f"{found.name}-{found.id}.txt",
             ),
         ]
-        header = tr(interaction.locale, "Moves of game #{id}:", id=row.id)
+        header = tr(interaction.locale, "Moves of game #{id}:", id=found.id)
         await interaction.response.send_message(clip(f"{header}\n{numbered}"), files=files, ephemeral=True)
 
     @app_commands.command(name="replay", description="Step through a game of this server, or get it as an animation.")
@@ -399,36 +308,38 @@ class GameCog(commands.GroupCog):
         animated="Post the whole game as an animated image instead (default: step through it privately).",
     )
     async def replay(self, interaction: discord.Interaction, game: int | None = None, animated: bool = False) -> None:
-        row = await self.current_game(interaction, game, spectate=True)
-        if row.status not in ("active", "finished"):
-            raise UserError("Game #{id} has not started, so there is nothing to replay.", id=row.id)
+        found = await self.current_game(interaction, game, spectate=True)
+        if found.status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
+            raise UserError("Game #{id} has not started, so there is nothing to replay.", id=found.id)
         if animated:
-            await self.post_animation(interaction, row)
+            await self.post_animation(interaction, found)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        content, file, view = await position_message(interaction, row, row.ply)
+        content, file, view = await position_message(interaction, found, found.ply)
         await interaction.followup.send(content, file=file, view=view, ephemeral=True)
 
-    async def post_animation(self, interaction: discord.Interaction, row: GameRow) -> None:
+    async def post_animation(self, interaction: discord.Interaction, game: Game) -> None:
         await interaction.response.defer(thinking=True)
-        file, frames = await animation_file(interaction, row)
-        text = tr(interaction.guild_locale, "Game #{id} in {frames} frames, the start first.", id=row.id, frames=frames)
+        file, frames = await animation_file(interaction, game)
+        text = tr(
+            interaction.guild_locale, "Game #{id} in {frames} frames, the start first.", id=game.id, frames=frames
+        )
         await interaction.followup.send(text, file=file)
 
     @app_commands.command(name="hint", description="In a game against the bot: a suggestion for your move, privately.")
     @app_commands.describe(game="Which game, if you have several.")
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        row = await self.current_game(interaction, game)
+        found = await self.current_game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
-        row, state, move = await self.service.hint(row.id, interaction.user.id)
+        found, state, move = await self.service.hint(found.id, interaction.user.id)
         text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
-        await interaction.followup.send(text, file=await board_file(interaction, row, state), ephemeral=True)
+        await interaction.followup.send(text, file=await board_file(interaction, found, state), ephemeral=True)
 
     @app_commands.command(name="takeback", description="Against the bot: undo your last move and its reply.")
     @app_commands.describe(game="Which game, if you have several.")
     async def takeback(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        row = await self.current_game(interaction, game)
-        report = await self.service.takeback(row.id, interaction.user.id, reply=reply_to(interaction))
+        found = await self.current_game(interaction, game)
+        report = await self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction))
         await reply_with_report(interaction, report)
 
     @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
@@ -436,16 +347,16 @@ class GameCog(commands.GroupCog):
     async def analyse(self, interaction: discord.Interaction, game: int | None = None) -> None:
         if interaction.guild_id is None:
             raise UserError(IN_SERVER_ONLY)
-        row = await self.service.finished_game(self.game, interaction.user.id, interaction.guild_id, game)
+        found = await self.service.finished_game(self.game, interaction.user.id, interaction.guild_id, game)
         await interaction.response.defer(ephemeral=True, thinking=True)  # long: every position is searched
-        mistakes = await self.service.analyse(row.id, interaction.user.id, interaction.guild_id)
+        mistakes = await self.service.analyse(found.id, interaction.user.id, interaction.guild_id)
         locale = interaction.locale
         if not mistakes:
             await interaction.followup.send(
-                tr(locale, "Game #{id}: no move stands out as a mistake. Well played!", id=row.id), ephemeral=True
+                tr(locale, "Game #{id}: no move stands out as a mistake. Well played!", id=found.id), ephemeral=True
             )
             return
-        lines = [tr(locale, "Game #{id}: the moves that cost most, each shown before it was played.", id=row.id)]
+        lines = [tr(locale, "Game #{id}: the moves that cost most, each shown before it was played.", id=found.id)]
         files = []
         for ply, played, better, drop in mistakes:
             lines.append(
@@ -458,7 +369,7 @@ class GameCog(commands.GroupCog):
                     drop=round(50 * drop),
                 )
             )
-            files.append(await board_file(interaction, row, await self.service.position(row, ply - 1)))
+            files.append(await board_file(interaction, found, await self.service.position(found, ply - 1)))
         await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True)
 
     @move.autocomplete("game")
@@ -476,47 +387,47 @@ class GameCog(commands.GroupCog):
 RECORD_FORMAT = "abstract-games-bot/game-record/1"
 
 
-def game_record(entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> dict[str, Any]:
+def game_record(entry: GameEntry, game: Game, moves: list[str], names: tuple[str, str]) -> dict[str, Any]:
     """A game as data: options plus every move, dice included, replay it through the engine contract."""
     return {
         "format": RECORD_FORMAT,
-        "game": row.game,
+        "game": game.name,
         "title": entry.title,
-        "id": row.id,
-        "options": row.options,
-        "players": list(row.players),
+        "id": game.id,
+        "options": game.options,
+        "players": list(game.players),
         "names": list(names),
         "sides": [str(side) for side in entry.sides],
-        "status": row.status,
-        "rated": row.rated,
+        "status": game.status,
+        "rated": game.rated,
         "chance_moves": [move for move in moves if move.split(" ", 1)[0] in entry.chance_words],
         "moves": moves,
         "result": None
-        if row.scores is None
-        else {"winner": row.winner, "reason": row.result_reason, "scores": list(row.scores)},
+        if game.scores is None
+        else {"winner": game.winner, "reason": game.result_reason, "scores": list(game.scores)},
     }
 
 
-def readable_record(locale: Any, entry: GameEntry, row: GameRow, moves: list[str], names: tuple[str, str]) -> str:
+def readable_record(locale: Any, entry: GameEntry, game: Game, moves: list[str], names: tuple[str, str]) -> str:
     """The record as a person reads it: a header, then one numbered move per line with who played it."""
     sides = [f"{tr(locale, entry.sides[side])}: {names[side]}" for side in (0, 1)]
-    options = present.options_text(locale, row.game, row.options)
-    title = present.title(row.game, locale)
-    header = f"{title} #{row.id}"
+    options = present.options_text(locale, game.name, game.options)
+    title = present.title(game.name, locale)
+    header = f"{title} #{game.id}"
     if options:
-        header = tr(locale, "{title} #{id} ({options})", title=title, id=row.id, options=options)
+        header = tr(locale, "{title} #{id} ({options})", title=title, id=game.id, options=options)
     lines = [header, *sides, ""]
     lines += [f"{ply:>4}. {present.logged_move(locale, move)}" for ply, move in enumerate(moves, start=1)]
-    if row.scores is not None:
+    if game.scores is not None:
         lines += [
             "",
             tr(
                 locale,
                 "Final score: {side0} {score0} · {side1} {score1}",
                 side0=sides[0],
-                score0=row.scores[0],
+                score0=game.scores[0],
                 side1=sides[1],
-                score1=row.scores[1],
+                score1=game.scores[1],
             ),
         ]
     return "\n".join(lines) + "\n"

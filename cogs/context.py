@@ -1,4 +1,5 @@
-"""What code with only an interaction in hand (buttons, shared helpers) needs: the service and members' names.
+"""What code with only an interaction or the client in hand (buttons, shared helpers) needs: the service and
+members' names.
 
 Names come from the interactions themselves (the member who acts, the members an option names) into a small
 cache, so drawing a board never costs a request to Discord; only a name never seen since start-up is fetched,
@@ -15,15 +16,19 @@ import discord
 from engines import GameState
 from sessions.host import ServiceHost
 from sessions.memory import LruCache
-from sessions.service import GameService
-from storage.database import GameRow
+from sessions.service import Game, GameService
 
 _names: LruCache[tuple[int, int], str] = LruCache(10_000)
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
     """The session service, for code that has an interaction but no cog (persistent buttons)."""
-    return cast(ServiceHost, interaction.client).service
+    return client_service(interaction.client)
+
+
+def client_service(client: discord.Client) -> GameService:
+    """The session service of the bot ``client`` is (typed by ``ServiceHost``, so no cog imports the bot)."""
+    return cast(ServiceHost, client).service
 
 
 def remember_members(interaction: discord.Interaction) -> None:
@@ -41,10 +46,10 @@ def remember_members(interaction: discord.Interaction) -> None:
             _names.put((interaction.guild_id, int(user_id)), name)
 
 
-async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str, str]:
+async def display_names(guild: discord.Guild | None, game: Game) -> tuple[str, str]:
     names = []
-    for user_id in row.players:
-        name = _names.get((row.guild_id, user_id))
+    for user_id in game.players:
+        name = _names.get((game.guild_id, user_id))
         if name is None:
             member = guild.get_member(user_id) if guild else None
             if member is None and guild is not None:
@@ -54,7 +59,7 @@ async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str,
                     member = None
             name = member.display_name if member else f"Player {user_id}"
             if member is not None:
-                _names.put((row.guild_id, user_id), name)
+                _names.put((game.guild_id, user_id), name)
         names.append(name)
     return names[0], names[1]
 
@@ -62,7 +67,7 @@ async def display_names(guild: discord.Guild | None, row: GameRow) -> tuple[str,
 async def board_image(
     guild: discord.Guild | None,
     service: GameService,
-    row: GameRow,
+    game: Game,
     state: GameState,
     name: str | None = None,
     *,
@@ -70,5 +75,5 @@ async def board_image(
 ) -> discord.File:
     """The board of ``state`` as an attachment, drawn off the event loop, with the players' names and its words
     in ``locale`` (the server's: a board reads the same wherever it is shown)."""
-    png = await service.render_board(row, state, await display_names(guild, row), locale)
-    return discord.File(io.BytesIO(png), filename=name or f"{row.game}-{row.id}-{len(state.moves)}.png")
+    png = await service.render_board(game, state, await display_names(guild, game), locale)
+    return discord.File(io.BytesIO(png), filename=name or f"{game.name}-{game.id}-{len(state.moves)}.png")

@@ -1,7 +1,7 @@
 """Background chores: expire unanswered challenges and remind players who have not moved.
 
 Both only write to the outbox, in the same transaction as the change they announce (an expiry, a claimed
-reminder); the :class:`~cogs.announce.Announcer` delivers them, with retries, so a failed post loses nothing.
+reminder); the outbox delivers them, with retries, so a failed post loses nothing.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import logging
 
 from discord.ext import commands, tasks
 
-from cogs.announce import Announcer, start_bot_turn
+from cogs.announce import deliver_now, start_bot_turn
 from cogs.background import BackgroundCog
 from sessions.host import ServiceHost
 from sessions.service import GameService
@@ -36,11 +36,9 @@ class HousekeepingCog(BackgroundCog):
             guilds = [guild.id for guild in self.bot.guilds]
             await self.service.expire_challenges(guilds)
             await self.service.due_reminders(guilds)
-            for row in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
-                start_bot_turn(self.bot, row)
-            announcer = self.bot.get_cog(Announcer.__cog_name__)
-            if isinstance(announcer, Announcer):
-                await announcer.deliver_once()  # post what the sweep wrote now, not at the next round
+            for game in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
+                start_bot_turn(self.bot, game)
+            await deliver_now(self.bot)  # post what the sweep wrote now, not at the next round
         except Exception:  # a failed sweep must not stop the next one
             log.exception("Housekeeping sweep failed")
 

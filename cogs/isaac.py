@@ -83,19 +83,19 @@ class IsaacCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=EN
         score: app_commands.Range[int, 0, 200] | None = None,
         game: int | None = None,
     ) -> None:
-        row = await self.current_game(interaction, game)
-        state = await self.service.state(row)
+        found = await self.current_game(interaction, game)
+        state = await self.service.state(found)
         assert isinstance(state, engine.IsaacGame)
         if state.phase != engine.SCORING:
             raise UserError("Pieces are removed in the scoring phase; now place one with /isaac place.")
-        if state.to_act != row.side_of(interaction.user.id):
+        if state.to_act != found.side_of(interaction.user.id):
             move = "x " + piece[:MAX_SQUARE_TEXT]  # the service gives the precise refusal (not your turn)
         else:
             try:
                 move = state.removal_move(piece[:MAX_SQUARE_TEXT], score)
             except IllegalMove as error:
                 raise UserError("That move is not legal: {reason}", reason=error) from error
-        await self.play_and_announce(interaction, row.id, move)
+        await self.play_and_announce(interaction, found.id, move)
 
     @remove.autocomplete("piece")
     async def remove_autocomplete(

@@ -33,7 +33,7 @@ class StatsCog(commands.Cog):
         target = member or interaction.user
         locale = interaction.locale
         records = await self.service.stats(interaction.guild.id, target.id)
-        practice = await self.service.db.results_against_bot(interaction.guild.id, target.id)
+        practice = await self.service.results_against_bot(interaction.guild.id, target.id)
         title = tr(locale, "Stats of {name}", name=target.display_name)
         if not records and not practice:
             description = tr(locale, "No finished games yet.")

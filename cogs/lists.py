@@ -75,20 +75,20 @@ async def games_page(interaction: discord.Interaction, scope: str, page: int) ->
     if not listed:
         return tr(locale, EMPTY[scope]), None
     lines = [tr(locale, HEADINGS[scope])]
-    for row, state in listed:
+    for game, state in listed:
         side = state.to_act
-        turn = present.mention(row.players[side]) if side is not None else "-"
+        turn = present.mention(game.players[side]) if side is not None else "-"
         lines.append(
             tr(
                 locale,
                 "**{title} #{id}**: {player0} vs {player1}, move {ply}, {turn} to play, in {where}",
-                title=present.title(row.game, locale),
-                id=row.id,
-                player0=present.mention(row.players[0]),
-                player1=present.mention(row.players[1]),
-                ply=row.ply,
+                title=present.title(game.name, locale),
+                id=game.id,
+                player0=present.mention(game.players[0]),
+                player1=present.mention(game.players[1]),
+                ply=game.ply,
                 turn=turn,
-                where=f"<#{row.announce_channel_id}>",
+                where=present.channel_link(game.announce_channel_id),
             )
         )
     if pages == 1:

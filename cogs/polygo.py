@@ -5,8 +5,9 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from cogs.announce import reply_to, reply_with_report
+from cogs.announce import reply_with_report
 from cogs.common import GameCog
+from cogs.reply import reply_to
 from engines import polygo as engine
 from games.polygo import ENTRY
 from sessions.service import UserError
@@ -19,8 +20,8 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
     @app_commands.command(name="roll", description="Roll the die for your turn.")
     @app_commands.describe(game="Which game, if you have several.")
     async def roll(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        row = await self.current_game(interaction, game)
-        report = await self.service.roll(row.id, interaction.user.id, reply=reply_to(interaction), known=row)
+        found = await self.current_game(interaction, game)
+        report = await self.service.roll(found.id, interaction.user.id, reply=reply_to(interaction), known=found)
         await reply_with_report(interaction, report)
 
     @app_commands.command(name="place", description="Place your rolled block: list its points, or anchor it.")
@@ -45,14 +46,14 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
             raise UserError("Give either stones or at, not both.")
         if not stones and not at:
             raise UserError("Say where: stones like D4 D5 E5, or at with a point.")
-        row = await self.current_game(interaction, game)
+        found = await self.current_game(interaction, game)
         move = stones or ""
         if at:
-            state = await self.service.state(row)
+            state = await self.service.state(found)
             if (
                 not isinstance(state, engine.PolygoGame)
                 or state.chance
-                or state.to_act != row.side_of(interaction.user.id)
+                or state.to_act != found.side_of(interaction.user.id)
             ):
                 # Let the service give the precise refusal (not your turn, roll first, ...).
                 move = at[:MAX_POINT_TEXT]
@@ -61,7 +62,7 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
                     move = state.placement_from_anchor(at.strip()[:MAX_POINT_TEXT], turn.value if turn else 0, mirror)
                 except ValueError as error:
                     raise UserError("That move is not legal: {reason}", reason=error) from error
-        await self.play_and_announce(interaction, row.id, move)
+        await self.play_and_announce(interaction, found.id, move)
 
     @place.autocomplete("stones")
     async def place_autocomplete(

@@ -13,8 +13,8 @@ from engines import GameState
 from games import Say
 from locales import N_, option_name, tr
 from sessions.log import TAKEBACK
-from sessions.service import Ending, Finish, PlayedMove, Report
-from storage.database import GameRow
+from sessions.service import Finish, Game, PlayedMove, Report
+from sessions.vocabulary import Ending, MoveKind, ReportKind
 
 
 def title(game: str, locale: Any = None) -> str:
@@ -55,53 +55,62 @@ def logged_move(locale: Any, move: str) -> str:
 
 
 def mention(user_id: int) -> str:
+    """A member, in Discord's markup (the service names members by id only)."""
     return f"<@{user_id}>"
 
 
-def speech(locale: Any, row: GameRow) -> Say:
+def channel_link(channel_id: int) -> str:
+    """A channel or thread, in Discord's markup."""
+    return f"<#{channel_id}>"
+
+
+def speech(locale: Any, game: Game) -> Say:
     """Narration's voice for one reader: their language, this game's players and side names."""
     return Say(
         translate=lambda message, **params: tr(locale, message, **params),
-        player=lambda side: mention(row.players[side]),
-        side=lambda side: side_name(locale, row.game, side),
+        player=lambda side: mention(game.players[side]),
+        side=lambda side: side_name(locale, game.name, side),
     )
 
 
-def describe_move(locale: Any, row: GameRow, state: GameState, played: PlayedMove) -> str | None:
-    if played.kind == "takeback":
-        return None  # the heading says it
-    narrator = games.find(row.game).narrator
-    say = speech(locale, row)
-    if played.kind == "chance":
-        return narrator.chance(say, state, played.move)
-    assert played.player is not None
-    if played.kind == "forced_pass":
-        return narrator.forced_pass(say, state, played.player)
-    return narrator.move(say, state, played.move, played.player)
+def describe_move(locale: Any, game: Game, state: GameState, played: PlayedMove) -> str | None:
+    narrator = games.find(game.name).narrator
+    say = speech(locale, game)
+    match played.kind:
+        case MoveKind.TAKEBACK:
+            return None  # the heading says it
+        case MoveKind.CHANCE:
+            return narrator.chance(say, state, played.move)
+        case MoveKind.FORCED_PASS:
+            assert played.player is not None
+            return narrator.forced_pass(say, state, played.player)
+        case MoveKind.MOVE:
+            assert played.player is not None
+            return narrator.move(say, state, played.move, played.player)
 
 
-def score_line(locale: Any, row: GameRow, state: GameState) -> str:
+def score_line(locale: Any, game: Game, state: GameState) -> str:
     scores = state.scores()
     return tr(
         locale,
         "Score: {side0} {score0} · {side1} {score1}",
-        side0=side_name(locale, row.game, 0),
+        side0=side_name(locale, game.name, 0),
         score0=scores[0],
-        side1=side_name(locale, row.game, 1),
+        side1=side_name(locale, game.name, 1),
         score1=scores[1],
     )
 
 
-def next_turn_line(locale: Any, row: GameRow, state: GameState) -> str | None:
+def next_turn_line(locale: Any, game: Game, state: GameState) -> str | None:
     side = state.to_act
     if side is None:
         return None
-    who = mention(row.players[side])
-    if row.against_bot and side == row.ai_side:
+    who = mention(game.players[side])
+    if game.against_bot and side == game.ai_side:
         return tr(locale, "{player} is thinking…", player=who)
     if state.chance:
-        return tr(locale, "{player}, roll the die with /{game} roll.", player=who, game=row.game)
-    return tr(locale, "{player}, your move ({side}).", player=who, side=side_name(locale, row.game, side))
+        return tr(locale, "{player}, roll the die with /{game} roll.", player=who, game=game.name)
+    return tr(locale, "{player}, your move ({side}).", player=who, side=side_name(locale, game.name, side))
 
 
 ENDINGS = {
@@ -110,24 +119,24 @@ ENDINGS = {
 }
 
 
-def reason_text(locale: Any, row: GameRow, finish: Finish) -> str:
-    entry = games.find(row.game)
+def reason_text(locale: Any, game: Game, finish: Finish) -> str:
+    entry = games.find(game.name)
     if finish.winner is None:
         return tr(locale, entry.draw_reasons[finish.reason])
-    message = ENDINGS[Ending(finish.reason)] if finish.reason in set(Ending) else entry.reasons[finish.reason]
-    winner, loser = row.players[finish.winner], row.players[1 - finish.winner]
+    message = ENDINGS.get(finish.reason) or entry.reasons[finish.reason]
+    winner, loser = game.players[finish.winner], game.players[1 - finish.winner]
     return tr(locale, message, winner=mention(winner), loser=mention(loser))
 
 
-def finish_lines(locale: Any, row: GameRow, finish: Finish) -> list[str]:
-    lines = ["**" + tr(locale, "Game over.") + "**", reason_text(locale, row, finish)]
+def finish_lines(locale: Any, game: Game, finish: Finish) -> list[str]:
+    lines = ["**" + tr(locale, "Game over.") + "**", reason_text(locale, game, finish)]
     lines.append(
         tr(
             locale,
             "Final score: {side0} {score0} · {side1} {score1}",
-            side0=side_name(locale, row.game, 0),
+            side0=side_name(locale, game.name, 0),
             score0=finish.scores[0],
-            side1=side_name(locale, row.game, 1),
+            side1=side_name(locale, game.name, 1),
             score1=finish.scores[1],
         )
     )
@@ -142,33 +151,48 @@ def finish_lines(locale: Any, row: GameRow, finish: Finish) -> list[str]:
                 delta=after - before,
             )
         )
-    if not row.rated:
+    if not game.rated:
         lines.append(tr(locale, "This game was unrated."))
     return lines
 
 
 def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
-    row, state = report.row, report.state
+    game, state = report.game, report.state
     lines = [heading] if heading else []
-    lines += [line for played in report.played if (line := describe_move(locale, row, state, played))]
+    lines += [line for played in report.played if (line := describe_move(locale, game, state, played))]
     if report.finish is not None:
-        lines += finish_lines(locale, row, report.finish)
+        lines += finish_lines(locale, game, report.finish)
     else:
-        lines.append(score_line(locale, row, state))
-        turn = next_turn_line(locale, row, state)
+        lines.append(score_line(locale, game, state))
+        turn = next_turn_line(locale, game, state)
         if turn:
             lines.append(turn)
     return "\n".join(lines)
 
 
-def game_label(locale: Any, row: GameRow, names: tuple[str, str]) -> str:
+HEADINGS = {
+    ReportKind.START: N_("{player} accepted: {title} game #{id} begins!"),
+    ReportKind.TAKEBACK: N_("{player} took back their last move, and the bot's reply with it."),
+}
+
+
+def heading(locale: Any, report: Report) -> str | None:
+    """The line above a report's moves that says what the member did, for the kinds that need one."""
+    message = HEADINGS.get(report.kind)
+    if message is None or report.by is None:
+        return None
+    game = report.game
+    return tr(locale, message, player=mention(report.by), title=title(game.name, locale), id=game.id)
+
+
+def game_label(locale: Any, game: Game, names: tuple[str, str]) -> str:
     """How a game is named in a choice list: number, title, players, move count."""
     return tr(
         locale,
         "#{id} {title}: {name0} vs {name1}, move {ply}",
-        id=row.id,
-        title=title(row.game, locale),
+        id=game.id,
+        title=title(game.name, locale),
         name0=names[0],
         name1=names[1],
-        ply=row.ply,
+        ply=game.ply,
     )

@@ -12,10 +12,11 @@ from typing import Any
 
 import discord
 
+from cogs.challenges import post_challenge
 from cogs.context import remember_members, service_of
 from cogs.tree import IN_SERVER_ONLY, answer_error
 from locales import N_, tr
-from sessions.service import UserError
+from sessions.service import Report, UserError
 
 LABEL = N_("Rematch")
 
@@ -40,13 +41,10 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
                 raise UserError(IN_SERVER_ONLY)
-            row = await service_of(interaction).rematch(
+            game = await service_of(interaction).rematch(
                 self.game_id, interaction.user.id, guild_id=interaction.guild_id, channel_id=interaction.channel_id
             )
-            # Imported here: cogs.common imports cogs.announce, which puts this button on finish messages.
-            from cogs.common import post_challenge
-
-            await post_challenge(interaction, row)
+            await post_challenge(interaction, game)
         except Exception as error:  # a button has no command tree behind it: answer here
             await answer_error(interaction, error)
 
@@ -55,3 +53,10 @@ def rematch_view(game_id: int, locale: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, locale))
     return view
+
+
+def report_buttons(report: Report, locale: Any) -> dict[str, Any]:
+    """The buttons a report's message carries: Rematch under a finished game's last announcement."""
+    if report.finish is None or report.game.against_bot:  # against the bot, a new challenge of it is the rematch
+        return {}
+    return {"view": rematch_view(report.game.id, locale)}

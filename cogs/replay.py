@@ -6,7 +6,6 @@ The step-through is a private message per reader: each click edits only that rea
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from typing import Any, ClassVar
@@ -17,8 +16,7 @@ from cogs import present
 from cogs.context import board_image, display_names, service_of
 from cogs.tree import answer_error
 from locales import N_, tr
-from render.animation import animated_gif
-from storage.database import GameRow
+from sessions.service import Game
 
 SLOTS: dict[str, str] = {"first": N_("First"), "back": N_("Back"), "forward": N_("Forward"), "last": N_("Last")}
 
@@ -49,8 +47,8 @@ class ReplayButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             assert interaction.guild_id is not None
-            row = await service_of(interaction).row(self.game_id, interaction.guild_id)
-            content, file, view = await position_message(interaction, row, self.ply)
+            game = await service_of(interaction).game(self.game_id, interaction.guild_id)
+            content, file, view = await position_message(interaction, game, self.ply)
             await interaction.response.edit_message(content=content, attachments=[file], view=view)
         except Exception as error:  # a button has no command tree behind it: answer here
             await answer_error(interaction, error)
@@ -65,36 +63,32 @@ def replay_view(game_id: int, ply: int, total: int, locale: Any) -> discord.ui.V
 
 
 async def position_message(
-    interaction: discord.Interaction, row: GameRow, ply: int
+    interaction: discord.Interaction, game: Game, ply: int
 ) -> tuple[str, discord.File, discord.ui.View]:
     """The text, board image and buttons of one step of a replay, for this reader."""
     service = service_of(interaction)
-    moves = await service.db.moves(row.id)
+    moves = await service.moves(game.id)
     ply = min(ply, len(moves))
-    state = await service.position(row, ply)
+    state = await service.position(game, ply)
     locale = interaction.locale
     if ply == 0:
-        text = tr(locale, "Replay of game #{id}: the start ({total} moves in all).", id=row.id, total=len(moves))
+        text = tr(locale, "Replay of game #{id}: the start ({total} moves in all).", id=game.id, total=len(moves))
     else:
         text = tr(
             locale,
             "Replay of game #{id}: move {ply} of {total}, **{move}**.",
-            id=row.id,
+            id=game.id,
             ply=ply,
             total=len(moves),
             move=present.logged_move(locale, moves[ply - 1]),
         )
-    name = f"{row.game}-{row.id}-replay-{ply}.png"
-    file = await board_image(interaction.guild, service, row, state, name, locale=interaction.guild_locale)
-    return text, file, replay_view(row.id, ply, len(moves), locale)
+    name = f"{game.name}-{game.id}-replay-{ply}.png"
+    file = await board_image(interaction.guild, service, game, state, name, locale=interaction.guild_locale)
+    return text, file, replay_view(game.id, ply, len(moves), locale)
 
 
-async def animation_file(interaction: discord.Interaction, row: GameRow) -> tuple[discord.File, int]:
+async def animation_file(interaction: discord.Interaction, game: Game) -> tuple[discord.File, int]:
     """The whole game as a looping GIF, a frame per ply plus the start; drawn off the event loop."""
-    service = service_of(interaction)
-    names = await display_names(interaction.guild, row)
-    states = await service.positions(row)
-    boards = [await service.render_board(row, state, names, interaction.guild_locale) for state in states]
-    labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
-    gif = await asyncio.to_thread(animated_gif, boards, labels)
-    return discord.File(io.BytesIO(gif), filename=f"{row.game}-{row.id}-replay.gif"), len(states)
+    names = await display_names(interaction.guild, game)
+    gif, frames = await service_of(interaction).animation(game, names, interaction.guild_locale)
+    return discord.File(io.BytesIO(gif), filename=f"{game.name}-{game.id}-replay.gif"), frames

@@ -19,8 +19,8 @@ from cogs import present
 from cogs.context import display_names, service_of
 from cogs.tree import clip
 from locales import N_, tr
-from sessions.service import Finish, GameService, Report
-from storage.database import GameRow
+from sessions.service import Finish, Game, GameService, Report
+from sessions.vocabulary import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -38,13 +38,13 @@ PLAYED_IN = N_("The game was played in {thread}.")
 _told: set[int] = set()
 
 
-def thread_name(locale: Any, row: GameRow, names: tuple[str, str]) -> str:
+def thread_name(locale: Any, game: Game, names: tuple[str, str]) -> str:
     return clip(
         tr(
             locale,
             "{title} #{id}: {name0} vs {name1}",
-            title=present.title(row.game, locale),
-            id=row.id,
+            title=present.title(game.name, locale),
+            id=game.id,
             name0=names[0],
             name1=names[1],
         ),
@@ -52,7 +52,7 @@ def thread_name(locale: Any, row: GameRow, names: tuple[str, str]) -> str:
     )
 
 
-def header_text(locale: Any, row: GameRow, heading: str | None = None) -> str:
+def header_text(locale: Any, game: Game, heading: str | None = None) -> str:
     """What the challenge message shows while the game is played in its thread: the players and the link, then
     the result and the link. No running score: the header is not edited per move, and a stale score would
     mislead."""
@@ -61,20 +61,20 @@ def header_text(locale: Any, row: GameRow, heading: str | None = None) -> str:
         tr(
             locale,
             "**{title} #{id}**: {player0} ({side0}) vs {player1} ({side1})",
-            title=present.title(row.game, locale),
-            id=row.id,
-            player0=present.mention(row.players[0]),
-            side0=present.side_name(locale, row.game, 0),
-            player1=present.mention(row.players[1]),
-            side1=present.side_name(locale, row.game, 1),
+            title=present.title(game.name, locale),
+            id=game.id,
+            player0=present.mention(game.players[0]),
+            side0=present.side_name(locale, game.name, 0),
+            player1=present.mention(game.players[1]),
+            side1=present.side_name(locale, game.name, 1),
         )
     )
-    if row.status == "finished" and row.scores is not None and row.result_reason is not None:
-        finish = Finish(row.winner, row.result_reason, row.scores)
-        lines += present.finish_lines(locale, row, finish)[:3]  # "Game over.", why, the final score
-        lines.append(tr(locale, PLAYED_IN, thread=f"<#{row.thread_id}>"))
+    if game.status == GameStatus.FINISHED and game.scores is not None and game.result_reason is not None:
+        finish = Finish(game.winner, game.result_reason, game.scores)
+        lines += present.finish_lines(locale, game, finish)[:3]  # "Game over.", why, the final score
+        lines.append(tr(locale, PLAYED_IN, thread=present.channel_link(game.thread_id or 0)))
     else:
-        lines.append(tr(locale, FOLLOW, thread=f"<#{row.thread_id}>"))
+        lines.append(tr(locale, FOLLOW, thread=present.channel_link(game.thread_id or 0)))
     return "\n".join(lines)
 
 
@@ -99,33 +99,25 @@ async def open_game_thread(interaction: discord.Interaction, report: Report) -> 
     if not wanted or interaction.message is None:
         return None, wanted is False
     service = service_of(interaction)
-    row = report.row
+    game = report.game
     try:
         thread = await interaction.message.create_thread(
-            name=thread_name(interaction.guild_locale, row, await display_names(interaction.guild, row)),
+            name=thread_name(interaction.guild_locale, game, await display_names(interaction.guild, game)),
             auto_archive_duration=ARCHIVE_MINUTES,
         )
     except discord.Forbidden:  # the permissions changed, or a channel override the interaction did not show
         return None, True
     except (discord.HTTPException, TimeoutError, OSError) as error:
-        log.warning("Could not open a thread for game %s; it is played in the channel: %s", row.id, error)
+        log.warning("Could not open a thread for game %s; it is played in the channel: %s", game.id, error)
         return None, False
-    await service.db.set_thread(row.id, thread.id)
-    row = await service.row(row.id)
+    game = await service.follow_thread(game.id, thread.id)  # what the game still owes goes to the thread too
     locale = interaction.guild_locale
-    heading = tr(
-        locale,
-        "{player} accepted: {title} game #{id} begins!",
-        player=f"<@{report.by}>",
-        title=present.title(row.game, locale),
-        id=row.id,
-    )
     try:
         await interaction.response.edit_message(
-            content=header_text(locale, row, heading), view=None, allowed_mentions=QUIET
+            content=header_text(locale, game, present.heading(locale, report)), view=None, allowed_mentions=QUIET
         )
     except (discord.HTTPException, TimeoutError, OSError) as error:  # the game's end rewrites the header
-        log.warning("Could not turn challenge %s into its header: %s", row.id, error)
+        log.warning("Could not turn challenge %s into its header: %s", game.id, error)
     return thread, False
 
 
@@ -149,18 +141,18 @@ async def update_header(client: discord.Client, service: GameService, report: Re
     """Write the result into the challenge message of a game played in a thread, when ``report`` ended it; any
     other action leaves the header alone (one request per move). Best-effort: it runs after the last move was
     announced, and a failure must never touch the move."""
-    if report.finish is None or report.row.thread_id is None:
+    if report.finish is None or report.game.thread_id is None:
         return
-    game_id = report.row.id
+    game_id = report.game.id
     try:
-        row = await service.row(game_id)
-        if row.thread_id is None or row.challenge_message_id is None:
+        game = await service.game(game_id)
+        if game.thread_id is None or game.challenge_message_id is None:
             return
-        guild = client.get_guild(row.guild_id)
+        guild = client.get_guild(game.guild_id)
         locale = guild.preferred_locale if guild else None
-        channel = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        await channel.get_partial_message(row.challenge_message_id).edit(
-            content=header_text(locale, row), view=None, allowed_mentions=QUIET
+        channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        await channel.get_partial_message(game.challenge_message_id).edit(
+            content=header_text(locale, game), view=None, allowed_mentions=QUIET
         )
     except Exception as error:
         log.info("Could not update the header of game %s: %s", game_id, error)

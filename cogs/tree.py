@@ -16,10 +16,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs import present
 from cogs.context import remember_members
 from engines import Phrase
 from locales import N_, nested, tr
-from sessions.service import UserError
+from sessions.refusal import ChannelLink, Mention, UserError
 
 log = logging.getLogger(__name__)
 
@@ -34,15 +35,22 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 
 def printable(value: Any) -> Any:
-    """Text a member typed, fit to quote back: no control or direction-override characters that would garble
-    the answer around it, and never a mass mention. A nested message (an engine's refusal) is cleaned inside,
-    and stays translatable."""
+    """A refusal's parameter as the reader sees it. Text a member typed is fit to quote back: no control or
+    direction-override characters that would garble the answer around it, and never a mass mention. A nested
+    message (an engine's refusal) is cleaned inside, and stays translatable. What the service names (a moment, a
+    member, channels) is written in Discord's markup here, the only place that knows it."""
     message = nested(value)
     if message is not None:
         template, params = message
         return Phrase(template, **{key: printable(inner) for key, inner in params.items()})
     if isinstance(value, datetime):  # a moment: Discord shows it in each reader's language and time zone
         return discord.utils.format_dt(value, "R")
+    if isinstance(value, Mention):
+        return present.mention(value.user_id)
+    if isinstance(value, ChannelLink):
+        return present.channel_link(value.channel_id)
+    if isinstance(value, tuple):  # several of them: a list in the sentence
+        return ", ".join(str(printable(item)) for item in value)
     if not isinstance(value, str):
         return value
     shown = "".join(char for char in value if unicodedata.category(char) not in ("Cc", "Cf") or char == "\n")

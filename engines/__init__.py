@@ -7,11 +7,12 @@ whoever drives a game chooses its chance moves.
 from __future__ import annotations
 
 import importlib
+import pkgutil
+import sys
 from collections.abc import Mapping
+from functools import cache
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol, Self
-
-NAMES: tuple[str, ...] = ("iago", "isaac", "polygo")
 
 
 class Phrase:
@@ -103,11 +104,38 @@ class Engine(Protocol):
     def from_dict(self, d: Mapping[str, Any]) -> GameState: ...
 
 
+@cache
+def _engines() -> dict[str, ModuleType]:
+    """Every engine module of this package, by the name it declares (``NAME = "..."``): nothing lists them."""
+    found: dict[str, ModuleType] = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        name = getattr(module, "NAME", None)
+        if isinstance(name, str):
+            found[name] = module
+    return dict(sorted(found.items()))
+
+
+def __getattr__(attribute: str) -> Any:
+    # NAMES is found on first use: the engine modules import this package, so it cannot import them at its top.
+    if attribute == "NAMES":
+        return tuple(_engines())
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
+
+
 def get(name: str) -> ModuleType:
     """The engine module for a game name; KeyError for a name that is not in NAMES."""
-    if name not in NAMES:
-        raise KeyError(name)
-    return importlib.import_module(f"engines.{name}")
+    return _engines()[name]
 
 
-__all__ = ["NAMES", "Engine", "GameState", "IllegalMove", "Phrase", "Refusal", "Result", "get"]
+def name_of(state: GameState) -> str:
+    """The name the engine module that defines ``state``'s type declares (``NAME``): how a game is known
+    everywhere (the registry, the stored games), wherever the module lives."""
+    module = sys.modules[type(state).__module__]
+    name = getattr(module, "NAME", None)
+    if not isinstance(name, str):
+        raise ValueError(f"{type(state).__name__} is not a game of an engine module that declares its NAME.")
+    return name
+
+
+__all__ = ["NAMES", "Engine", "GameState", "IllegalMove", "Phrase", "Refusal", "Result", "get", "name_of"]

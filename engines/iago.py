@@ -25,6 +25,8 @@ from typing import Any
 
 from engines import IllegalMove, Phrase, Refusal, Result
 
+NAME = "iago"  # how the game is known everywhere: the registry, the stored games, engines.get
+
 OPTIONS: dict[str, tuple[str, ...]] = {"variant": ("standard", "loose", "simple", "penalty")}
 SIDES = ("Dark", "Light")
 

@@ -44,6 +44,8 @@ from typing import Any
 
 from engines import IllegalMove, Phrase, Refusal, Result
 
+NAME = "isaac"  # how the game is known everywhere: the registry, the stored games, engines.get
+
 OPTIONS: dict[str, tuple] = {}
 SIDES = ("Black", "White")
 

@@ -41,6 +41,8 @@ from typing import Any, NamedTuple
 
 from engines import IllegalMove, Phrase, Refusal, Result
 
+NAME = "polygo"  # how the game is known everywhere: the registry, the stored games, engines.get
+
 SIDES: tuple[str, str] = ("Black", "White")
 
 

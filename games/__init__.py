@@ -1,13 +1,14 @@
 """The game registry: one entry per game, and everything that lists games is derived from it.
 
 In the spirit of python-chess's ``chess.variant.VARIANTS`` / ``find_variant``: each game's facts (its title,
-sides, options, result reasons, rules summary, narration, and the engine, renderer and cog it uses) live in
-one :class:`GameEntry`, declared in ``games/<name>.py`` next to nothing else. Shared code (the bot, the
+sides, options, result reasons, rules summary, narration, and the engine, renderer, computer player and cog it
+uses) live in one :class:`GameEntry`, declared in ``games/<name>.py`` next to nothing else. Shared code (the bot, the
 session service, the shared cogs, the locale checks, the benches, the conformance tests) asks this module
 and never names a game. A test can :func:`register` a game of its own and play it through the bot.
 
-Nothing here imports discord, Pillow or the database: renderers and cogs are named by import path and
-loaded only by the layers that use them.
+Nothing here imports discord, Pillow or the database: renderers, computer players and cogs are named by import
+path and loaded only by the layers that use them (a worker process gets the path, so a game registered at run
+time draws and thinks there too).
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ class GameEntry:
     reasons: Mapping[str, str]  # each ``Result.reason`` with a winner -> message with {winner} / {loser}
     engine: Engine
     renderer: str  # import path of a module with ``render(state, names, language="en") -> bytes``
+    # import path of the game's computer player (``ai.search.GameAI``: choose_move and analyse_position); None:
+    # members cannot challenge the bot to this game, and its challenge offers no level
+    ai: str | None = None
     draw_reasons: Mapping[str, str] = field(default_factory=dict)  # each ``Result.reason`` of a draw -> message
     options: tuple[Option, ...] = ()
     cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one

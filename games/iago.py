@@ -24,7 +24,7 @@ class IagoNarrator(Narrator):
 
 
 ENTRY = GameEntry(
-    name="iago",
+    name=engine.NAME,
     title="Iago",
     description=N_("Play Iago, the hex Othello with red captives."),
     challenge_description=N_("Challenge a member of this server to Iago."),
@@ -74,4 +74,5 @@ ENTRY = GameEntry(
     ),
     engine=engine,
     renderer="render.iago",
+    ai="ai.iago",
 )

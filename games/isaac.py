@@ -19,7 +19,7 @@ class IsaacNarrator(Narrator):
 
 
 ENTRY = GameEntry(
-    name="isaac",
+    name=engine.NAME,
     title="ISAAC",
     description=N_("Play ISAAC: place bars, then remove them to score."),
     challenge_description=N_("Challenge a member of this server to ISAAC."),
@@ -55,6 +55,7 @@ ENTRY = GameEntry(
     ),
     engine=engine,
     renderer="render.isaac",
+    ai="ai.isaac",
     cog="cogs.isaac:IsaacCog",
     narrator=IsaacNarrator(),
 )

@@ -37,7 +37,7 @@ class PolygoNarrator(Narrator):
 
 
 ENTRY = GameEntry(
-    name="polygo",
+    name=engine.NAME,
     title="Polygo",
     description=N_("Play Polygo: roll, place blocks, close a polygon."),
     challenge_description=N_("Challenge a member of this server to Polygo."),
@@ -78,6 +78,7 @@ ENTRY = GameEntry(
     ),
     engine=engine,
     renderer="render.polygo",
+    ai="ai.polygo",
     cog="cogs.polygo:PolygoCog",
     chance_words=("open", "roll"),
     narrator=PolygoNarrator(),

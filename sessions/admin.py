@@ -6,9 +6,13 @@ from __future__ import annotations
 import secrets
 
 import games
-from sessions.service import GameService, UserError
-from storage.database import AuditRow, Forgotten, GameRow
+from sessions.game import Game
+from sessions.refusal import UserError
+from sessions.table import Table
+from sessions.vocabulary import AnnouncementKind
+from storage.admin import AuditRow, Forgotten
 from storage.outbox import Announce
+from storage.rows import OPEN
 
 AUDIT_SHOWN = 20
 
@@ -20,41 +24,41 @@ def anonymous_id() -> int:
 
 
 class AdminActions:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        self.db = service.db
+    def __init__(self, table: Table) -> None:
+        self._table = table
 
-    async def cancel(self, game_id: int, guild_id: int, admin_id: int) -> tuple[GameRow, int]:
+    async def cancel(self, game_id: int, guild_id: int, admin_id: int) -> tuple[Game, int]:
         """End a game (or an open challenge) of this server with no result: unrated, nothing counted. Both
         players are told by a 'cancelled' announcement in the game's channel. Returns the game and the
         announcement's id."""
-        async with self.service.game_lock(game_id):
-            row = await self.service.row(game_id, guild_id)
-            if row.status not in ("challenge", "active"):
+        async with self._table.locks(game_id):
+            game = await self._table.game(game_id, guild_id)
+            if game.status not in OPEN:
                 raise UserError("Game #{id} is not open or in play, so there is nothing to cancel.", id=game_id)
-            announce = Announce("cancelled", {"by": admin_id, "was": row.status})
-            if not await self.db.cancel_game(game_id, guild_id, admin_id, self.service.clock(), announce):
+            announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": game.status})
+            db = self._table.db
+            if not await db.cancel_game(game_id, guild_id, admin_id, self._table.clock(), announce):
                 raise UserError("Game #{id} is not open or in play, so there is nothing to cancel.", id=game_id)
-            self.service.forget_state(game_id)
-            pending = await self.db.pending_for_game(game_id)
-            return await self.service.row(game_id), pending[-1].id
+            self._table.forget(game_id)
+            pending = await db.pending_for_game(game_id)
+            return await self._table.game(game_id), pending[-1].id
 
     async def reset_leaderboard(
         self, guild_id: int, game: str, admin_id: int, *, with_records: bool
     ) -> tuple[int, int]:
         games.find(game)
-        return await self.db.reset_leaderboard(
-            guild_id, game, admin_id, self.service.clock(), with_records=with_records
+        return await self._table.db.reset_leaderboard(
+            guild_id, game, admin_id, self._table.clock(), with_records=with_records
         )
 
     async def forget_member(self, guild_id: int, member_id: int, admin_id: int) -> Forgotten:
-        announce = Announce("cancelled", {"by": admin_id, "was": "forgotten"})
-        forgotten = await self.db.forget_member(
-            guild_id, member_id, anonymous_id(), admin_id, self.service.clock(), announce
+        announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": "forgotten"})
+        forgotten = await self._table.db.forget_member(
+            guild_id, member_id, anonymous_id(), admin_id, self._table.clock(), announce
         )
         for game_id in forgotten.cancelled:
-            self.service.forget_state(game_id)
+            self._table.forget(game_id)
         return forgotten
 
     async def audit_log(self, guild_id: int) -> list[AuditRow]:
-        return await self.db.audit_log(guild_id, AUDIT_SHOWN)
+        return await self._table.db.audit_log(guild_id, AUDIT_SHOWN)

@@ -1,96 +1,123 @@
-"""The bot's own moves, searched in worker processes so the event loop never waits on the AI.
+"""The computer player: the bot's own turns in a game against it, hints, takebacks and post-game analyses.
 
-A worker rebuilds the game from its options and move log (picklable data, not engine objects) and asks
-``ai.choose_move``. At most one search runs per core at a time; the pool is made on first use.
+The searches run in the worker pool of :mod:`sessions.thinking`; the bot's moves are committed by
+:class:`sessions.turns.Turns`, as a member's are, with their announcements, and returned as reports for the cog
+to announce.
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+import secrets
 
 import games
-from sessions.workers import worker_pool
+from engines import GameState
+from sessions.announcements import Announcements
+from sessions.game import Game, PlayedMove, ReplyTo, Report, title_of
+from sessions.log import TAKEBACK
+from sessions.refusal import UserError
+from sessions.table import Table
+from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker
+from sessions.turns import Turns
+from sessions.vocabulary import GameStatus, MoveKind
 
-DEFAULT_LEVEL = 2
-HINT_LEVEL = 3  # "the level-3 suggestion": strong enough to teach, quick enough to ask for often
-
-
-def search(
-    game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None, budget: float | None
-) -> str:
-    """Runs in a worker process: the move ``level`` plays in that position (``budget``: seconds instead of the
-    level's own time)."""
-    import ai  # imported in the worker only: the bot process never pays for it
-
-    state = games.find(game).new_game(**options)
-    for move in moves:
-        state.play(move)
-    return ai.choose_move(state, level, seed=seed, budget_s=budget)
+ANALYSIS_NOISE = 0.05  # value drops smaller than this are the search's own noise, not mistakes
 
 
-def judge(game: str, options: dict[str, Any], moves: list[str], budget: float) -> list[tuple[int, str, str, float]]:
-    """Runs in a worker process: for each member's move of a game, (ply, move played, the level-4 search's best
-    move there, how much the move lost by its own side's value, in [0, 2]). Values after a move are averaged
-    over the dice where a die comes next."""
-    import ai
+class ComputerPlayer:
+    def __init__(self, table: Table, turns: Turns, announcements: Announcements, thinker: Thinker) -> None:
+        self._table = table
+        self._turns = turns
+        self._announcements = announcements
+        self.thinker = thinker
+        self._thinking: set[int] = set()  # games whose bot move is being searched in this process
 
-    state = games.find(game).new_game(**options)
-    found: list[tuple[int, str, str, float]] = []
-    for ply, move in enumerate(moves, start=1):
-        mover = state.to_act
-        if state.chance or mover is None:
-            state.play(move)
-            continue
-        best, before = ai.analyse_position(state, budget_s=budget)
-        state.play(move)
-        after = ai.evaluate(state, mover, budget_s=budget)
-        found.append((ply, move, best, max(0.0, before - after)))
-    return found
+    async def games_to_move(self, guild_ids: list[int] | None = None) -> list[Game]:
+        """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
+        due = []
+        for row in await self._table.db.games_with_status(GameStatus.ACTIVE, guild_ids=guild_ids):
+            game = Game.of(row)
+            if (
+                game.against_bot
+                and game.id not in self._thinking
+                and (await self._table.state(game)).to_act == game.ai_side
+            ):
+                due.append(game)
+        return due
 
-
-class Thinker:
-    """A process pool sized to the machine, for searches and analyses."""
-
-    def __init__(self, workers: int | None = None, budget: float | None = None) -> None:
-        self.workers = workers or os.cpu_count() or 1
-        self.budget = budget  # seconds a move may think, for every level; None: each level's own time
-        self._pool: ProcessPoolExecutor | None = None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = worker_pool(self.workers)
-        return self._pool
-
-    async def move(self, game: str, options: dict[str, Any], moves: list[str], level: int, seed: int | None) -> str:
-        return await self._run(search, game, options, moves, level, seed, self.budget)  # type: ignore[no-any-return]
-
-    async def analysis(
-        self, game: str, options: dict[str, Any], moves: list[str], budget: float
-    ) -> list[tuple[int, str, str, float]]:
-        return await self._run(judge, game, options, moves, budget)  # type: ignore[no-any-return]
-
-    async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
-        pool = self._executor()
+    async def play(self, game_id: int) -> list[Report]:
+        """The bot's turn in a game against it: it rolls its own dice through the session's draws, and its
+        moves are searched in the worker pool. Each action is committed with its announcement and reported. A
+        turn that cannot go on now (a reply still being announced, a race) is left to the next sweep."""
+        if game_id in self._thinking:
+            return []
+        self._thinking.add(game_id)
+        reports: list[Report] = []
         try:
-            return await self._submit(pool, job, *args)
-        except BrokenProcessPool:  # a worker was killed (out of memory, by hand): new workers, and the job again
-            if self._pool is pool:
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-            return await self._submit(self._executor(), job, *args)
+            while True:
+                game = await self._table.game(game_id)
+                state = await self._table.state(game)
+                if game.status != GameStatus.ACTIVE or not game.against_bot or state.to_act != game.ai_side:
+                    return reports
+                bot_id = game.players[state.to_act]
+                # The bot is never in a hurry: it lets the member's reply land however slow Discord is; past the
+                # grace the outbox has taken that announcement over, so this wait always ends.
+                limit = self._table.settings.announce_grace + 1
+                await self._announcements.wait(game_id, limit=limit, ply=game.ply)
+                if state.chance:
+                    reports.append(await self._turns.roll(game_id, bot_id))
+                    continue
+                level = game.ai_level or DEFAULT_LEVEL
+                entry = games.find(game.name)
+                move = await self.thinker.move(entry, game.options, state.moves, level, secrets.randbits(32))
+                reports.append(await self._turns.play(game_id, bot_id, move))
+        except UserError:
+            return reports
+        finally:
+            self._thinking.discard(game_id)
 
-    @staticmethod
-    async def _submit(pool: ProcessPoolExecutor, job: Callable[..., Any], *args: Any) -> Any:
-        # Submitting starts the pool's processes (on first use, and after one died), which waits for the fork
-        # server: done in a thread, never on the event loop.
-        return await asyncio.wrap_future(await asyncio.to_thread(pool.submit, job, *args))
+    async def takeback(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
+        """Against the bot, in games without dice: undo the member's last move and the bot's reply. The log
+        stays append-only: the takeback is itself an entry, and the history shows it."""
+        async with self._table.locks(game_id):
+            game = await self._turns.active(game_id, user_id)
+            if not game.against_bot:
+                raise UserError("Takebacks are for games against the bot; between members, a move is a move.")
+            if games.find(game.name).chance_words:
+                raise UserError("This game has dice: a takeback would mean rolling again, so it has none.")
+            state, side = await self._turns.my_turn(game, user_id)
+            before = self._table.replay(game, [*await self._table.moves(game.id), TAKEBACK])
+            if before.moves == state.moves:
+                raise UserError("There is no move of yours to take back yet.")
+            return await self._turns.commit(
+                game, before, [PlayedMove(TAKEBACK, side, MoveKind.TAKEBACK)], user_id, reply
+            )
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+    async def hint(self, game_id: int, user_id: int) -> tuple[Game, GameState, str]:
+        """The level-3 suggestion for the member to act in a game against the bot: the game, the position after
+        the suggested move, and the move."""
+        game = await self._turns.active(game_id, user_id)
+        if not game.against_bot:
+            raise UserError("Hints are for games against the bot; in a game between members, think for yourself!")
+        state, _ = await self._turns.my_turn(game, user_id)
+        if state.chance:
+            raise UserError("Roll the die first with /{game} roll.", game=game.name)
+        entry = games.find(game.name)
+        move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, secrets.randbits(32))
+        state.play(move)
+        return game, state, move
+
+    async def analyse(self, game_id: int, user_id: int, guild_id: int) -> list[tuple[int, str, str, float]]:
+        """Up to three moves of a finished game where the level-4 evaluation dropped most for the side that
+        played them: (ply, move, better move, drop). Only for the game's players."""
+        game = await self._table.game(game_id, guild_id)
+        if user_id not in game.players:
+            raise UserError("You can analyse only your own games.")
+        if game.status != GameStatus.FINISHED:
+            raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=game.id)
+        entry = games.find(game.name)
+        if entry.ai is None:
+            raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(game.name))
+        moves = (await self._table.state(game)).moves  # the moves in force: takebacks undone
+        judged = await self.thinker.analysis(entry, game.options, moves, self._table.settings.analysis_seconds)
+        worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
+        return sorted(worst[:3])

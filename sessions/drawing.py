@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import games
 from engines import GameState
+from render.animation import animated_gif
 from sessions.workers import follow_parent, worker_pool
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,8 @@ class Drawer:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
+        self._slots = asyncio.Semaphore(os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
         self._starting: asyncio.Future[None] | None = None
         self._closed = False
@@ -96,6 +100,20 @@ class Drawer:
     async def draw(
         self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str = "en"
     ) -> bytes:
+        """The board as PNG, its words in ``language``, drawn in a worker process (or a thread) so the event loop
+        never waits on Pillow."""
+        async with self._slots:
+            return await self._draw(entry, state, names, language)
+
+    async def animation(
+        self, entry: games.GameEntry, states: list[GameState], names: tuple[str, str], language: str = "en"
+    ) -> bytes:
+        """The positions as a looping GIF, a frame each, labelled with their ply."""
+        boards = [await self.draw(entry, state, names, language) for state in states]
+        labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
+        return await asyncio.to_thread(animated_gif, boards, labels)
+
+    async def _draw(self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str) -> bytes:
         pool = self._pool
         if pool is None:  # no workers wanted, or not ready yet
             if self.workers:

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from storage.engine import Body, T
 from storage.outbox import Announce, insert_announcements
+from storage.rows import OPEN, GameStatus
 from storage.schema import admin_audit, announcements, games, guild_settings, moves, rating_changes, ratings, records
 
 SETTING_COLUMNS = ("disabled_games", "allowed_channels", "threads", "challenge_minutes", "reminder_hours")
@@ -148,7 +149,7 @@ class AdminQueries:
 
         def body(connection: sa.Connection) -> Forgotten:
             mine = sa.or_(games.c.player0_id == member_id, games.c.player1_id == member_id)
-            still_open = games.c.status.in_(("challenge", "active"))
+            still_open = games.c.status.in_(OPEN)
             open_ids = (
                 connection.execute(sa.select(games.c.id).where(games.c.guild_id == guild_id, mine, still_open))
                 .scalars()
@@ -207,8 +208,8 @@ def _cancel(connection: sa.Connection, game_id: int, guild_id: int, now: float, 
     # Conditional on the status: a move committed first wins, and the admin is told the game is over.
     result = connection.execute(
         sa.update(games)
-        .where(games.c.id == game_id, games.c.guild_id == guild_id, games.c.status.in_(("challenge", "active")))
-        .values(status="cancelled", finished_at=now, result_reason="cancelled")
+        .where(games.c.id == game_id, games.c.guild_id == guild_id, games.c.status.in_(OPEN))
+        .values(status=GameStatus.CANCELLED, finished_at=now, result_reason="cancelled")
         .returning(games.c.id, games.c.channel_id, games.c.ply)
     )
     row = result.mappings().first()

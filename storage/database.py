@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,6 +31,7 @@ from storage.rows import (
     DuplicateChallenge,
     DuplicateRematch,
     GameRow,
+    GameStatus,
     MoveRow,
     NewRating,
     RatingRow,
@@ -200,7 +201,7 @@ class Database(OutboxQueries, AdminQueries):
                     rated=rated,
                     ai_side=ai_side,
                     ai_level=ai_level,
-                    status="challenge",
+                    status=GameStatus.CHALLENGE,
                     ply=0,
                     created_at=now,
                     expires_at=expires_at,
@@ -226,7 +227,7 @@ class Database(OutboxQueries, AdminQueries):
     async def open_challenge_between(self, guild_id: int, a: int, b: int) -> GameRow | None:
         rows = await self._games(
             games.c.guild_id == guild_id,
-            games.c.status == "challenge",
+            games.c.status == GameStatus.CHALLENGE,
             sa.or_(
                 sa.and_(games.c.player0_id == a, games.c.player1_id == b),
                 sa.and_(games.c.player0_id == b, games.c.player1_id == a),
@@ -238,7 +239,7 @@ class Database(OutboxQueries, AdminQueries):
         """How many open challenges ``user_id`` has issued in this server."""
         rows = await self._rows(
             sa.select(sa.func.count().label("n")).where(
-                games.c.guild_id == guild_id, games.c.challenger_id == user_id, games.c.status == "challenge"
+                games.c.guild_id == guild_id, games.c.challenger_id == user_id, games.c.status == GameStatus.CHALLENGE
             )
         )
         return int(rows[0]["n"])
@@ -248,7 +249,7 @@ class Database(OutboxQueries, AdminQueries):
         if channel_id is not None:  # every command's look-up: one statement built once
             return await self._game_rows(ACTIVE_GAMES_OF_HERE, {"user_id": user_id, "channel_id": channel_id})
         return await self._games(
-            games.c.status == "active", sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id)
+            games.c.status == GameStatus.ACTIVE, sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id)
         )
 
     async def rematch_of(self, game_id: int) -> GameRow | None:
@@ -261,7 +262,7 @@ class Database(OutboxQueries, AdminQueries):
     ) -> tuple[list[GameRow], int]:
         """A page of a server's active games (of ``user_id`` only, when given), newest first, and how many there
         are in all: filtered and counted in SQL (``games_by_guild_status``)."""
-        where = [games.c.guild_id == guild_id, games.c.status == "active"]
+        where = [games.c.guild_id == guild_id, games.c.status == GameStatus.ACTIVE]
         if user_id is not None:
             where.append(sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id))
         page = sa.select(games).where(*where).order_by(games.c.id.desc()).offset(offset)
@@ -274,7 +275,7 @@ class Database(OutboxQueries, AdminQueries):
         self, *, guild_id: int | None = None, channel_id: int | None = None, game: str | None = None
     ) -> list[GameRow]:
         """Active games, narrowed in SQL to a server, a channel and a game kind when given."""
-        where = [games.c.status == "active"]
+        where = [games.c.status == GameStatus.ACTIVE]
         if guild_id is not None:
             where.append(games.c.guild_id == guild_id)
         if channel_id is not None:
@@ -291,7 +292,7 @@ class Database(OutboxQueries, AdminQueries):
 
     async def expirable(self, now: float, *, guild_ids: list[int] | None = None) -> list[GameRow]:
         """Open challenges past their time (of those servers, when given)."""
-        where = [games.c.status == "challenge", games.c.expires_at <= now]
+        where = [games.c.status == GameStatus.CHALLENGE, games.c.expires_at <= now]
         if guild_ids is not None:
             where.append(games.c.guild_id.in_(guild_ids))
         return await self._games(*where)
@@ -306,7 +307,7 @@ class Database(OutboxQueries, AdminQueries):
         if now is not None:
             since = sa.func.coalesce(now - guild_settings.c.reminder_hours * 3600.0, before)
         where = [
-            games.c.status == "active",
+            games.c.status == GameStatus.ACTIVE,
             games.c.reminded_at.is_(None),
             sa.func.coalesce(games.c.last_move_at, games.c.created_at) <= since,
         ]
@@ -316,15 +317,16 @@ class Database(OutboxQueries, AdminQueries):
         rows = await self._rows(sa.select(games).select_from(joined).where(*where).order_by(games.c.id))
         return [GameRow.from_sql(row) for row in rows]
 
-    async def set_thread(self, game_id: int, thread_id: int) -> None:
-        """The game is played in its own thread from now on: its announcements still owed go there too (the
-        accepted game's first board was written to the outbox before the thread existed). They lose the
-        interaction they were to be delivered by: that reply now answers in the channel, not with the board, so
-        a worker must post the board in the thread rather than find that reply and take it for the board."""
+    async def set_thread(self, game_id: int, thread_id: int, follow: Collection[str]) -> None:
+        """The game is played in its own thread from now on: its announcements still owed of the kinds in
+        ``follow`` (the service's rule) go there too (the accepted game's first board was written to the outbox
+        before the thread existed). They lose the interaction they were to be delivered by: that reply now
+        answers in the channel, not with the board, so a worker must post the board in the thread rather than
+        find that reply and take it for the board."""
         owed = (
             announcements.c.game_id == game_id,
             announcements.c.delivered_at.is_(None),
-            announcements.c.kind.in_(("start", "move", "finish", "reminder")),
+            announcements.c.kind.in_(list(follow)),
         )
 
         def body(connection: sa.Connection) -> None:
@@ -360,7 +362,7 @@ class Database(OutboxQueries, AdminQueries):
     ) -> tuple[int, ...] | None:
         """:meth:`transition`, returning the ids of the announcements written (None: no transition)."""
         values: dict[str, Any] = {"status": to_status}
-        if to_status == "active":
+        if to_status == GameStatus.ACTIVE:
             values |= {"started_at": now, "last_move_at": now}
         return await self._update_and_announce(
             sa.update(games).where(games.c.id == game_id, games.c.status == from_status).values(values), announce, now
@@ -380,8 +382,8 @@ class Database(OutboxQueries, AdminQueries):
             ids = _update_game(
                 connection,
                 sa.update(games)
-                .where(games.c.id == game_id, games.c.status == "challenge")
-                .values(status="active", started_at=now, last_move_at=now, ply=len(opening)),
+                .where(games.c.id == game_id, games.c.status == GameStatus.CHALLENGE)
+                .values(status=GameStatus.ACTIVE, started_at=now, last_move_at=now, ply=len(opening)),
                 announce,
                 now,
             )
@@ -407,7 +409,7 @@ class Database(OutboxQueries, AdminQueries):
             sa.update(games)
             .where(
                 games.c.id == game_id,
-                games.c.status == "active",
+                games.c.status == GameStatus.ACTIVE,
                 games.c.reminded_at.is_(None),
                 sa.func.coalesce(games.c.last_move_at, games.c.created_at) == idle_since,
             )
@@ -506,7 +508,7 @@ class Database(OutboxQueries, AdminQueries):
                 sa.update(games)
                 .where(games.c.id == game_id)
                 .values(
-                    status="finished",
+                    status=GameStatus.FINISHED,
                     winner=winner,
                     result_reason=reason,
                     score0=score0,
@@ -622,7 +624,7 @@ class Database(OutboxQueries, AdminQueries):
             )
             .where(
                 games.c.guild_id == guild_id,
-                games.c.status == "finished",
+                games.c.status == GameStatus.FINISHED,
                 games.c.ai_side.is_not(None),
                 sa.or_(games.c.player0_id == user_id, games.c.player1_id == user_id),
             )
@@ -644,7 +646,7 @@ def _lock_active(connection: sa.Connection, game_id: int, expected_ply: int) -> 
     # FOR UPDATE: a second writer of this game waits here until we commit, then sees the new ply (PostgreSQL
     # re-reads a locked row in READ COMMITTED). SQLite ignores it: BEGIN IMMEDIATE has serialised us already.
     row = connection.execute(LOCK_GAME, {"game_id": game_id}).first()
-    if row is None or row.status != "active" or row.ply != expected_ply:
+    if row is None or row.status != GameStatus.ACTIVE or row.ply != expected_ply:
         raise StalePly(game_id)
 
 
@@ -686,7 +688,7 @@ GAME_BY_ID = sa.select(games).where(games.c.id == sa.bindparam("game_id"))
 ACTIVE_GAMES_OF_HERE = (
     sa.select(games)
     .where(
-        games.c.status == "active",
+        games.c.status == GameStatus.ACTIVE,
         sa.or_(games.c.player0_id == sa.bindparam("user_id"), games.c.player1_id == sa.bindparam("user_id")),
         sa.or_(games.c.channel_id == sa.bindparam("channel_id"), games.c.thread_id == sa.bindparam("channel_id")),
     )
@@ -701,7 +703,7 @@ ADVANCE_PLY = (
     .where(
         games.c.id == sa.bindparam("game_id"),
         games.c.ply == sa.bindparam("expected"),
-        games.c.status == "active",
+        games.c.status == GameStatus.ACTIVE,
     )
     .values(ply=sa.bindparam("new_ply"), last_move_at=sa.bindparam("now"), reminded_at=None)
 )

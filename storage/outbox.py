@@ -126,11 +126,13 @@ class OutboxQueries:
         lease_s: float,
         limit: int,
         guild_filter: Iterable[int] | None = None,
+        ids: Iterable[int] | None = None,
     ) -> list[AnnouncementRow]:
         """Claim up to ``limit`` undelivered announcements that are due (``next_attempt_at <= now``) and not
         claimed by anyone else, or whose claim has lapsed: they are the caller's until ``now + lease_s``. Oldest
-        first. Two workers never get the same row: PostgreSQL skips rows another claim has locked (``SKIP
-        LOCKED``); SQLite runs the claim under its write lock."""
+        first; of these servers, or only these announcements, when given. Two workers never get the same row:
+        PostgreSQL skips rows another claim has locked (``SKIP LOCKED``); SQLite runs the claim under its write
+        lock."""
         a = announcements
         due = (
             sa.select(a.c.id)
@@ -145,6 +147,8 @@ class OutboxQueries:
         )
         if guild_filter is not None:
             due = due.where(a.c.guild_id.in_(list(guild_filter)))
+        if ids is not None:
+            due = due.where(a.c.id.in_(list(ids)))
         claim = (
             sa.update(a)
             .where(a.c.id.in_(due.scalar_subquery()))

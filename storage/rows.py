@@ -4,9 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life: ``challenge`` -> ``active`` -> ``finished``, or ``declined``, ``cancelled`` or
+    ``expired``. Stored as its string (the column's CHECK lists these)."""
+
+    CHALLENGE = "challenge"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+OPEN = (GameStatus.CHALLENGE, GameStatus.ACTIVE)  # what an admin may still cancel
+
 
 # (winner side or None for a draw, reason, (score0, score1))
 Result = tuple[int | None, str, tuple[int, int]]
@@ -24,7 +41,7 @@ class GameRow:
     players: tuple[int, int]
     challenger_id: int
     rated: bool
-    status: str
+    status: GameStatus
     ply: int
     winner: int | None
     result_reason: str | None
@@ -71,7 +88,7 @@ class GameRow:
             players=(row["player0_id"], row["player1_id"]),
             challenger_id=row["challenger_id"],
             rated=bool(row["rated"]),
-            status=row["status"],
+            status=GameStatus(row["status"]),
             ply=row["ply"],
             winner=row["winner"],
             result_reason=row["result_reason"],

@@ -22,6 +22,8 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
+from storage.rows import GameStatus
+
 metadata = sa.MetaData()
 
 Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
@@ -39,7 +41,7 @@ class Time(sa.TypeDecorator[float]):
         return None if value is None else float(value)
 
 
-STATUSES = ("challenge", "active", "finished", "declined", "cancelled", "expired")
+STATUSES = tuple(status.value for status in GameStatus)
 
 
 class pair_low(FunctionElement[int]):
@@ -133,8 +135,8 @@ sa.Index(
     pair_low(games.c.player0_id, games.c.player1_id),
     pair_high(games.c.player0_id, games.c.player1_id),
     unique=True,
-    sqlite_where=games.c.status == "challenge",
-    postgresql_where=games.c.status == "challenge",
+    sqlite_where=games.c.status == GameStatus.CHALLENGE.value,
+    postgresql_where=games.c.status == GameStatus.CHALLENGE.value,
 )
 
 moves = sa.Table(

@@ -9,7 +9,6 @@ import sqlalchemy as sa
 
 from engines import Phrase
 from locales import tr
-from sessions.admin import AdminActions
 from sessions.service import GameService, Settings, UserError
 from storage.database import Database, StalePly
 from storage.schema import moves, ratings, records
@@ -20,11 +19,16 @@ HOUR = 3600.0
 
 
 @pytest.fixture
-async def service(database_url: str) -> AsyncIterator[GameService]:
-    db = await Database.open(database_url)
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_url)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def service(db: Database) -> GameService:
     now = [1_000_000.0]
-    yield GameService(db, Settings(challenge_ttl=900, reminder_after=24 * HOUR, threads=False), clock=lambda: now[0])
-    await db.close()
+    return GameService(db, Settings(challenge_ttl=900, reminder_after=24 * HOUR, threads=False), clock=lambda: now[0])
 
 
 async def start_game(service: GameService, guild: int = GUILD) -> int:
@@ -36,7 +40,7 @@ async def start_game(service: GameService, guild: int = GUILD) -> int:
     return row.id
 
 
-async def test_settings_merge_the_servers_choices_over_the_defaults(service: GameService) -> None:
+async def test_settings_merge_the_servers_choices_over_the_defaults(db: Database, service: GameService) -> None:
     here = await service.settings_for(GUILD)
     assert here.enabled_games >= {"iago", "isaac", "polygo"} and here.allowed_channels == frozenset()
     assert (here.threads, here.challenge_minutes, here.reminder_hours) == (False, 15, 24)
@@ -50,7 +54,7 @@ async def test_settings_merge_the_servers_choices_over_the_defaults(service: Gam
     await service.change_settings(GUILD, ADMIN, channel=(CHANNEL, False), game=("isaac", True))
     assert (await service.settings_for(GUILD)).allowed_channels == frozenset()  # none left: any channel
     assert (await service.settings_for(OTHER_GUILD)).threads is False  # another server keeps the defaults
-    assert [row.action for row in await service.db.audit_log(GUILD)] == ["set", "set"]
+    assert [row.action for row in await db.audit_log(GUILD)] == ["set", "set"]
 
 
 async def test_challenges_use_the_servers_expiry_and_refuse_disabled_games(service: GameService) -> None:
@@ -85,31 +89,29 @@ async def test_reminders_and_claims_follow_each_servers_hours(service: GameServi
     assert [row.id for row, _ in await service.due_reminders()] == [slow]
 
 
-async def test_an_admin_cancel_counts_nothing_and_beats_a_late_move(service: GameService) -> None:
+async def test_an_admin_cancel_counts_nothing_and_beats_a_late_move(db: Database, service: GameService) -> None:
     game_id = await start_game(service)
-    row = await service.row(game_id)
-    cancelled, announcement_id = await AdminActions(service).cancel(game_id, GUILD, ADMIN)
+    row = await service.game(game_id)
+    cancelled, announcement_id = await service.admin.cancel(game_id, GUILD, ADMIN)
     assert (cancelled.status, cancelled.winner, cancelled.finished_at) == ("cancelled", None, service.clock())
-    announcement = await service.db.announcement(announcement_id)
+    announcement = await db.announcement(announcement_id)
     assert announcement is not None and announcement.kind == "cancelled" and announcement.payload["by"] == ADMIN
     with pytest.raises(StalePly):  # a move read before the cancel cannot be written after it
-        await service.db.append_moves(game_id, row.ply, [("D3", 0, ALICE)], service.clock())
+        await db.append_moves(game_id, row.ply, [("D3", 0, ALICE)], service.clock())
     with pytest.raises(UserError, match="admin cancelled"):
         await service.play(game_id, ALICE, "D3")
     with pytest.raises(UserError, match="nothing to cancel"):
-        await AdminActions(service).cancel(game_id, GUILD, ADMIN)
+        await service.admin.cancel(game_id, GUILD, ADMIN)
     with pytest.raises(UserError, match="cannot find"):
-        await AdminActions(service).cancel(game_id, OTHER_GUILD, ADMIN)  # another server's game
-    assert await service.db.records_of(GUILD, ALICE) == []
-    assert [(row.action, row.details) for row in await service.db.audit_log(GUILD)] == [
-        ("cancel", {"game_id": game_id})
-    ]
+        await service.admin.cancel(game_id, OTHER_GUILD, ADMIN)  # another server's game
+    assert await db.records_of(GUILD, ALICE) == []
+    assert [(row.action, row.details) for row in await db.audit_log(GUILD)] == [("cancel", {"game_id": game_id})]
 
 
-async def test_reset_and_forget_delete_what_docs_admin_md_says(service: GameService) -> None:
+async def test_reset_and_forget_delete_what_docs_admin_md_says(db: Database, service: GameService) -> None:
     game_id = await start_game(service)
     await service.play(game_id, ALICE, "D3")
-    async with service.db.transaction() as connection:
+    async with db.transaction() as connection:
         for user in (ALICE, BOB):
             await connection.execute(
                 sa.insert(ratings).values(guild_id=GUILD, game="iago", user_id=user, mu=30, sigma=5, rated_games=1)
@@ -117,20 +119,20 @@ async def test_reset_and_forget_delete_what_docs_admin_md_says(service: GameServ
             await connection.execute(
                 sa.insert(records).values(guild_id=GUILD, game="iago", user_id=user, wins=1, losses=0, draws=0)
             )
-    actions = AdminActions(service)
+    actions = service.admin
     assert await actions.reset_leaderboard(GUILD, "iago", ADMIN, with_records=False) == (2, 0)
-    assert len(await service.db.records_of(GUILD, ALICE)) == 1
+    assert len(await db.records_of(GUILD, ALICE)) == 1
 
     forgotten = await actions.forget_member(GUILD, ALICE, ADMIN)
     assert (forgotten.ratings, forgotten.records, forgotten.games, forgotten.cancelled) == (0, 1, 1, (game_id,))
-    row = await service.row(game_id)
+    row = await service.game(game_id)
     assert row.status == "cancelled" and ALICE not in row.players and forgotten.anonymous_id in row.players
     assert row.challenger_id == forgotten.anonymous_id
-    async with service.db.engine.connect() as connection:
+    async with db.engine.connect() as connection:
         users = (await connection.execute(sa.select(moves.c.user_id).where(moves.c.game_id == game_id))).scalars()
         assert forgotten.anonymous_id in set(users)
-    assert await service.db.moves(game_id) != []  # the move log is kept
-    assert await service.db.records_of(GUILD, ALICE) == [] and len(await service.db.records_of(GUILD, BOB)) == 1
-    audit = await service.db.audit_log(GUILD)
+    assert await db.moves(game_id) != []  # the move log is kept
+    assert await db.records_of(GUILD, ALICE) == [] and len(await db.records_of(GUILD, BOB)) == 1
+    audit = await db.audit_log(GUILD)
     assert [row.action for row in audit] == ["forget-member", "reset-leaderboard"]
     assert str(ALICE) not in repr(audit)  # the log keeps the anonymous id, not what was forgotten

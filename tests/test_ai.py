@@ -14,6 +14,7 @@ import pytest
 
 import ai
 import engines
+import games
 from engines import isaac as S
 from engines import polygo as P
 from engines.iago import CELLS
@@ -101,12 +102,13 @@ def test_game_over_is_refused(game: str) -> None:
         ai.choose_move(state, 1)
 
 
-def test_game_is_found_by_type_or_named() -> None:
+def test_a_games_ai_is_the_one_its_registry_entry_names_or_the_one_passed() -> None:
     state = S.new_game()
-    assert ai.game_name(state) == "isaac"
-    assert ai.choose_move(state, 1, seed=1, game="isaac") in state.legal_moves()
+    assert engines.name_of(state) == "isaac"  # the engine module declares it; nothing guesses from file names
+    assert ai.player_of(state) is ai.load(games.find("isaac").ai or "")
+    assert ai.choose_move(state, 1, seed=1, game_ai="ai.isaac") in state.legal_moves()
     with pytest.raises(ValueError):
-        ai.game_name(object())
+        ai.player_of(object())
 
 
 # --- one constructed position per game: the rule that makes one move best -----------------------------------

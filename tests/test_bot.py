@@ -52,9 +52,9 @@ def test_database_url_wins_and_the_old_database_path_still_means_a_sqlite_file(
 
 def test_create_bot_touches_no_network() -> None:
     built = bot_module.create_bot(bot_module.Settings(_env_file=None, discord_token="x"))
-    assert not built.is_ready() and built.db is None
+    assert not built.is_ready()
     with pytest.raises(RuntimeError):
-        _ = built.service  # nothing is opened before start-up
+        _ = built.service  # nothing is opened before start-up: the database is the service's
 
 
 def test_a_missing_token_points_to_env_example(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import ai
+import engines
 import games
 from engines import GameState, IllegalMove
 from games import GameEntry
@@ -67,6 +70,47 @@ def test_entry_is_complete_and_its_options_are_the_engines(entry: GameEntry) -> 
             entry.new_game(**{option.name: "no such value"})
     with pytest.raises(ValueError):
         entry.new_game(no_such_option=1)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_the_engine_declares_the_name_the_game_is_registered_under(entry: GameEntry) -> None:
+    assert entry.engine.NAME == entry.name == engines.name_of(entry.new_game())  # type: ignore[attr-defined]
+
+
+AI_ENTRIES = [entry for entry in ENTRIES if entry.ai is not None]
+# Levels 3 and 4 are time-bound: a depth cap with no clock makes every level quick and the same on any machine.
+TINY = {"budget_s": math.inf, "max_depth": 1}
+
+
+@pytest.mark.parametrize(("entry", "options"), [case for case in CASES if case.values[0].ai is not None])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 60))
+def test_the_games_ai_gives_a_legal_move_at_every_level(
+    entry: GameEntry, options: dict[str, Any], seed: int, plies: int
+) -> None:
+    rng = random.Random(seed)
+    state = random_game(entry, options, rng, plies)
+    while state.chance and not state.is_over:  # the AI is asked only where a player acts
+        state.play(rng.choice(state.legal_moves()))
+    if state.is_over:
+        return
+    before = state.to_dict()
+    for level in ai.LEVELS:
+        move = ai.choose_move(state, level, seed=seed, game_ai=entry.ai, **TINY)
+        assert move in state.legal_moves()
+    assert state.to_dict() == before  # the AI searched a copy
+
+
+@pytest.mark.parametrize("entry", AI_ENTRIES, ids=lambda e: e.name)
+def test_a_games_ai_is_found_from_its_state_through_the_registry(entry: GameEntry) -> None:
+    registered = entry in games.entries()
+    if not registered:
+        games.register(entry)  # the test-only game, as its tests register it
+    try:
+        assert ai.player_of(entry.new_game()) is ai.load(entry.ai or "")
+    finally:
+        if not registered:
+            games.unregister(entry.name)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)

@@ -11,19 +11,26 @@ import games
 from tests.fourth_game.entry import ENTRY as FOURTH_GAME
 
 ROOT = Path(__file__).resolve().parent.parent
-# Modules every game shares: they may learn about games only through the registry.
+# The cogs a registry entry names for its own commands; every other cog is shared.
+GAME_COGS = {entry.cog.partition(":")[0].rsplit(".", 1)[-1] for entry in games.entries() if entry.cog}
+# Modules every game shares (the AI's dispatch and the engines' discovery among them): they may learn about games
+# only through the registry.
 SHARED = [
     "bot.py",
+    "ai/__init__.py",
+    "ai/search.py",
+    "engines/__init__.py",
+    "games/__init__.py",
     "sessions",
     "storage",
     "locales",
-    "cogs/common.py",
-    "cogs/present.py",
-    "cogs/leaderboard.py",
-    "cogs/housekeeping.py",
-    "games/__init__.py",
     "render/base.py",
+    "render/animation.py",
+    *(str(path.relative_to(ROOT)) for path in sorted((ROOT / "cogs").glob("*.py")) if path.stem not in GAME_COGS),
     "bench/interaction.py",
+    "bench/load.py",
+    "bench/memory.py",
+    "bench/render.py",
 ]
 
 
@@ -55,3 +62,32 @@ def test_shared_modules_name_no_game() -> None:
                 if pattern.search(line):
                     offenders.append(f"{file.relative_to(ROOT)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def files_a_game_needs() -> list[tuple[str, str]]:
+    """The table of docs/adding-a-game.md: (the file a game needs, its counterpart in tests/fourth_game/)."""
+    text = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    table = text.split("<!-- files-a-game-needs", 1)[1].split("\n\n", 1)[0]
+    cells = [line.split("|")[1:3] for line in table.splitlines() if line.startswith("| `")]
+    return [(needed.strip(), example.strip().strip("`")) for needed, example in cells]
+
+
+def test_the_files_adding_a_game_md_lists_are_the_files_a_game_has() -> None:
+    rows = files_a_game_needs()
+    # The test-only game is exactly what the table says a game brings, and nothing more.
+    fourth = {path.name for path in (ROOT / "tests" / "fourth_game").glob("*.py")} - {"__init__.py"}
+    assert {example for _, example in rows if example != "—"} == fourth
+    # Every shipped game has each file the table requires, and an optional one exactly when its entry names it.
+    for entry in games.entries():
+        for needed, _ in rows:
+            path = needed.split("`")[1].replace("<name>", entry.name)
+            if not path.endswith(".py") or path.startswith("tests/"):
+                continue
+            module, exists = path[: -len(".py")].replace("/", "."), (ROOT / path).exists()
+            if "computer player" in needed:
+                assert exists == (entry.ai == module), path
+            elif "special commands" in needed:
+                assert exists == (entry.cog is not None and entry.cog.startswith(f"{module}:")), path
+            else:
+                assert exists, path
+    assert {needed.split("`")[1] for needed, _ in rows} >= {"engines/<name>.py", "render/<name>.py", "games/<name>.py"}

@@ -19,6 +19,7 @@ from alembic.script import ScriptDirectory
 
 import engines
 from sessions.ratings import Rating, rate
+from sessions.records import Records
 from sessions.service import GameService
 from storage.database import Announce, Database, DuplicateChallenge, DuplicateRematch, GameRow, StalePly
 from storage.migrate import alembic_config, migration_connection, upgrade_url
@@ -59,7 +60,7 @@ async def new_game(
 
 
 def settle_with_openskill(row: GameRow, old: dict[int, Any]) -> dict[int, tuple[float, float, float]]:
-    return GameService._rate(row, old)
+    return Records.rate(row, old)
 
 
 async def scalar(db: Database, sql: str, **params: Any) -> Any:
@@ -225,9 +226,9 @@ async def test_a_first_release_database_is_recognised_kept_and_plays_on(tmp_path
         assert [(await db.game(i)).status for i in (3, 4)] == ["challenge", "expired"]  # type: ignore[union-attr]
 
         service = GameService(db, clock=lambda: legacy["t"] + 100)
-        state = await service.state(active)
+        state = await service.state(await service.game(2))
         report = await service.play(2, active.players[state.turn], state.legal_moves()[0])
-        assert report.row.ply == 4 and await db.moves(2) == [*legacy["active"], report.played[0].move]
+        assert report.game.ply == 4 and await db.moves(2) == [*legacy["active"], report.played[0].move]
         report = await service.resign(2, CAROL)
         assert report.finish is not None and report.finish.rating_changes[ALICE][0] == 1612  # the kept rating
         assert (await db.rating(GUILD, "iago", ALICE)).rated_games == 2  # type: ignore[union-attr]
@@ -516,7 +517,7 @@ THREAD = 555_654_321_098_765_432
 async def test_a_game_in_a_thread_is_found_there_and_announced_there(db: Database) -> None:
     game_id = await new_game(db, active=False)
     assert await db.activate(game_id, 2.0, [], Announce("start", {"reply": {"token": "t"}}, delay=10))
-    await db.set_thread(game_id, THREAD)
+    await db.set_thread(game_id, THREAD, ("start", "move", "finish", "reminder"))
     (start,) = await db.pending_for_game(game_id)
     assert start.channel_id == THREAD and start.payload["reply"] is None  # the click no longer carries the board
     assert [r.id for r in await db.active_games_of(ALICE, THREAD)] == [game_id]

@@ -10,18 +10,19 @@ import time
 from pathlib import Path
 
 import games
-from sessions.computer import Thinker
+from sessions.thinking import Thinker
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # A bot stand-in: a Thinker that has searched once (so its fork server and worker exist), printing their pids.
 CHILD = """
 import asyncio, multiprocessing.forkserver
-from sessions.computer import Thinker
+import games
+from sessions.thinking import Thinker
 
 async def main():
     thinker = Thinker(workers=1, budget=0.05)
-    move = await thinker.move("iago", {}, [], 1, 0)
+    move = await thinker.move(games.find("iago"), {}, [], 1, 0)
     assert move
     pids = [process.pid for process in thinker._pool._processes.values()]
     pids.append(multiprocessing.forkserver._forkserver._forkserver_pid)
@@ -61,12 +62,12 @@ def test_workers_and_fork_server_exit_when_the_bot_is_killed() -> None:
 async def test_a_killed_worker_costs_no_move() -> None:
     thinker = Thinker(workers=1, budget=0.05)
     try:
-        first = await thinker.move("iago", {}, [], 1, 0)
+        first = await thinker.move(games.find("iago"), {}, [], 1, 0)
         assert thinker._pool is not None
         for process in list(thinker._pool._processes.values()):
             os.kill(process.pid, signal.SIGKILL)
         # The pool notices the death only when asked: this move finds it broken, gets new workers and is played.
-        second = await thinker.move("iago", {}, [first], 1, 0)
+        second = await thinker.move(games.find("iago"), {}, [first], 1, 0)
         assert second in _legal_after(first)
     finally:
         thinker.close()

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot import GameBot, Settings, create_bot
+from storage.database import Database
 from tests.e2e.discord_shapes import check
 from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 
@@ -46,3 +47,12 @@ def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[..., GameBot]:
         return create_bot(settings, guild_ready_timeout=0.05)
 
     return build
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    """The database the bots of :func:`make_bot` use, opened by the test itself: what it checks behind the
+    bot's back (the service keeps its own connection to itself)."""
+    database = await Database.open(tmp_path / "games.sqlite3")
+    yield database
+    await database.close()

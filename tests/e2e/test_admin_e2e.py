@@ -12,6 +12,7 @@ import sqlalchemy as sa
 import cogs.admin
 from bot import GameBot
 from sessions.service import GameService
+from storage.database import Database
 from storage.schema import games, moves, ratings, records
 from tests.e2e.driver import challenge_and_accept, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
@@ -23,8 +24,8 @@ async def audit_text(fake: FakeDiscord) -> str:
     return message.embeds[0]["description"]
 
 
-async def seed_scores(bot: GameBot, guild_id: int, *users: int) -> None:
-    async with bot.service.db.transaction() as connection:
+async def seed_scores(db: Database, guild_id: int, *users: int) -> None:
+    async with db.transaction() as connection:
         for user in users:
             await connection.execute(
                 sa.insert(ratings).values(guild_id=guild_id, game="iago", user_id=user, mu=30, sigma=5, rated_games=3)
@@ -34,8 +35,8 @@ async def seed_scores(bot: GameBot, guild_id: int, *users: int) -> None:
             )
 
 
-async def count(bot: GameBot, statement: sa.Select) -> int:
-    async with bot.service.db.engine.connect() as connection:
+async def count(db: Database, statement: sa.Select) -> int:
+    async with db.engine.connect() as connection:
         return int(
             (await connection.execute(sa.select(sa.func.count()).select_from(statement.subquery()))).scalar_one()
         )
@@ -60,7 +61,9 @@ async def test_members_without_manage_server_cannot_use_admin_even_by_forging(
         assert "any channel" in shown.embeds[0]["description"]
 
 
-async def test_settings_apply_at_once_and_are_audited(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
+async def test_settings_apply_at_once_and_are_audited(
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
+) -> None:
     other = fake.add_text_channel("games")
     async with fake.running_bot(make_bot()) as bot:
         saved = await private_reply(
@@ -72,14 +75,14 @@ async def test_settings_apply_at_once_and_are_audited(fake: FakeDiscord, make_bo
         )
         assert "turned Iago off" in refused.content
         # Another process on the same database sees the change on its first read.
-        other_process = GameService(bot.service.db)
+        other_process = GameService(db)
         assert "iago" not in (await other_process.settings_for(fake.guild.id)).enabled_games
         await fake.slash(fake.alice, "admin", "set", "game", options={"game": "iago", "enabled": True})
 
         await private_reply(await fake.slash(fake.alice, "admin", "set", "challenge-expiry", options={"minutes": 5}))
         await private_reply(await fake.slash(fake.alice, "admin", "set", "reminder", options={"hours": 2}))
         game_id, _ = await challenge_and_accept(fake, "iago")
-        row = await bot.service.db.game(game_id)
+        row = await db.game(game_id)
         assert row is not None and row.expires_at is not None
         assert row.expires_at - row.created_at == pytest.approx(300)
         here = await bot.service.settings_for(fake.guild.id)
@@ -106,16 +109,18 @@ async def test_settings_apply_at_once_and_are_audited(fake: FakeDiscord, make_bo
         assert "Challenge expiry (minutes): 5" in log and "Reminder (hours): 2" in log
 
 
-async def test_an_admin_cancels_a_game_with_no_result(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
-    async with fake.running_bot(make_bot()) as bot:
+async def test_an_admin_cancels_a_game_with_no_result(
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
+) -> None:
+    async with fake.running_bot(make_bot()):
         game_id, _ = await challenge_and_accept(fake, "iago")
         done = await private_reply(await fake.slash(fake.alice, "admin", "cancel", options={"game": game_id}))
         assert f"#{game_id} cancelled" in done.content
         told = await fake.wait_for_message(predicate=lambda m: "cancelled by a server admin" in m.content)
         assert fake.alice.mention in told.content and fake.bob.mention in told.content
-        row = await bot.service.db.game(game_id)
+        row = await db.game(game_id)
         assert row is not None and (row.status, row.winner) == ("cancelled", None)
-        assert await bot.service.db.records_of(fake.guild.id, fake.alice.id) == []
+        assert await db.records_of(fake.guild.id, fake.alice.id) == []
         move = await private_reply(
             await fake.slash(fake.alice, "iago", "move", options={"move": "d3", "game": game_id})
         )
@@ -126,10 +131,10 @@ async def test_an_admin_cancels_a_game_with_no_result(fake: FakeDiscord, make_bo
 
 
 async def test_resetting_a_leaderboard_asks_first(
-    fake: FakeDiscord, make_bot: Callable[[], GameBot], monkeypatch: pytest.MonkeyPatch
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with fake.running_bot(make_bot()) as bot:
-        await seed_scores(bot, fake.guild.id, fake.alice.id, fake.bob.id)
+        await seed_scores(db, fake.guild.id, fake.alice.id, fake.bob.id)
         asked = await private_reply(
             await fake.slash(fake.alice, "admin", "reset-leaderboard", options={"game": "iago"})
         )
@@ -138,7 +143,7 @@ async def test_resetting_a_leaderboard_asks_first(
         done = await (await fake.click(fake.alice, asked, delete)).final()
         assert "2 ratings deleted; win/loss records kept" in done.content
         assert await bot.service.leaderboard(fake.guild.id, "iago") == []
-        assert len(await bot.service.db.records_of(fake.guild.id, fake.bob.id)) == 1  # records kept by default
+        assert len(await db.records_of(fake.guild.id, fake.bob.id)) == 1  # records kept by default
         assert "Ratings deleted: 2" in await audit_text(fake)
 
         monkeypatch.setattr(cogs.admin, "CONFIRM_SECONDS", 0.2)
@@ -147,34 +152,34 @@ async def test_resetting_a_leaderboard_asks_first(
         )
         await fake.wait_until(lambda: "expired" in fake.messages[asked.id].content, what="the confirmation expiring")
         assert fake.messages[asked.id].custom_ids() == []
-        assert len(await bot.service.db.records_of(fake.guild.id, fake.bob.id)) == 1  # nothing deleted
+        assert len(await db.records_of(fake.guild.id, fake.bob.id)) == 1  # nothing deleted
 
 
 async def test_forgetting_a_member_keeps_their_games_anonymised(
-    fake: FakeDiscord, make_bot: Callable[[], GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
     async with fake.running_bot(make_bot()) as bot:
-        await seed_scores(bot, fake.guild.id, fake.alice.id, fake.bob.id)
+        await seed_scores(db, fake.guild.id, fake.alice.id, fake.bob.id)
         game_id, _ = await challenge_and_accept(fake, "iago")
         await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "d3"}))
-        state = await bot.service.state(await bot.service.row(game_id))
+        state = await bot.service.state(await bot.service.game(game_id))
         await public_reply(await fake.slash(fake.bob, "iago", "move", options={"move": state.legal_moves()[0]}))
         done = await private_reply(
             await fake.slash(fake.alice, "admin", "forget-member", options={"member": fake.bob.id})
         )
         assert "1 ratings and 1 records deleted, 1 games anonymised, 1 open games cancelled" in done.content
         bob = fake.bob.id
-        assert await count(bot, sa.select(ratings).where(ratings.c.user_id == bob)) == 0
-        assert await count(bot, sa.select(records).where(records.c.user_id == bob)) == 0
+        assert await count(db, sa.select(ratings).where(ratings.c.user_id == bob)) == 0
+        assert await count(db, sa.select(records).where(records.c.user_id == bob)) == 0
         assert (
-            await count(bot, sa.select(games).where(sa.or_(games.c.player0_id == bob, games.c.player1_id == bob))) == 0
+            await count(db, sa.select(games).where(sa.or_(games.c.player0_id == bob, games.c.player1_id == bob))) == 0
         )
-        assert await count(bot, sa.select(moves).where(moves.c.user_id == bob)) == 0
-        row = await bot.service.db.game(game_id)
+        assert await count(db, sa.select(moves).where(moves.c.user_id == bob)) == 0
+        row = await db.game(game_id)
         assert row is not None and row.status == "cancelled" and fake.alice.id in row.players
         anonymous = next(player for player in row.players if player != fake.alice.id)
         assert anonymous < 0
-        assert len(await bot.service.db.moves(game_id)) == 2  # the move log is kept
+        assert len(await db.moves(game_id)) == 2  # the move log is kept
         told = await fake.wait_for_message(predicate=lambda m: "cancelled by a server admin" in m.content)
         assert "a former member" in told.content and str(bob) not in told.content
         log = await audit_text(fake)

@@ -6,16 +6,16 @@ import asyncio
 from collections.abc import Callable
 
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import challenge_and_accept, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 
 
 async def test_bad_moves_and_strangers_get_private_answers_and_change_nothing(
-    fake: FakeDiscord, make_bot: Callable[[], GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         game_id, _ = await challenge_and_accept(fake, "iago")
-        db = bot.service.db
         attempts = [
             (fake.bob, "E4", "not your turn"),  # out of turn
             (fake.carol, "E4", "no Iago game"),  # a stranger
@@ -50,9 +50,9 @@ async def test_bad_moves_and_strangers_get_private_answers_and_change_nothing(
 
 
 async def test_challenge_buttons_refuse_strangers_and_the_wrong_side(
-    fake: FakeDiscord, make_bot: Callable[[], GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         own = await private_reply(
             await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.alice.id})
         )
@@ -81,25 +81,25 @@ async def test_challenge_buttons_refuse_strangers_and_the_wrong_side(
         ]:
             reply = await private_reply(await fake.click(user, challenge, button))
             assert expected in reply.content
-        assert (await bot.service.db.game(game_id)).status == "challenge"
+        assert (await db.game(game_id)).status == "challenge"
         assert fake.messages[challenge.id].custom_ids() == [accept, decline, cancel]
 
         declined = await fake.click(fake.bob, challenge, decline)
         await declined.response()
         assert "declined" in fake.messages[challenge.id].content
-        assert (await bot.service.db.game(game_id)).status == "declined"
+        assert (await db.game(game_id)).status == "declined"
         assert fake.messages[challenge.id].custom_ids() == []  # nothing left to click
 
 
-async def test_buttons_work_after_a_restart(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
+async def test_buttons_work_after_a_restart(db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
     async with fake.running_bot(make_bot()):
         challenge = await public_reply(
             await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id})
         )
     accept = challenge.custom_ids()[0]
     game_id = int(accept.rsplit(":", 1)[1])
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         accepted = await fake.click(fake.bob, challenge, accept)
         board = await accepted.final()
         assert board.id == challenge.id and board.attachment().data[:4] == b"\x89PNG"
-        assert [row.id for row in await bot.service.db.games_with_status("active")] == [game_id]
+        assert [row.id for row in await db.games_with_status("active")] == [game_id]

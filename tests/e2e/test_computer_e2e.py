@@ -72,10 +72,9 @@ async def play_to_the_end(fake: FakeDiscord, db: Database, row: GameRow, member:
 
 @pytest.mark.parametrize("game", ["iago", "isaac", "polygo"])
 async def test_a_whole_game_against_every_level_ends_with_legal_moves_and_no_rating(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot], game: str
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot], game: str
 ) -> None:
-    async with fake.running_bot(make_bot(**QUICK_AI)) as bot:
-        db = bot.service.db
+    async with fake.running_bot(make_bot(**QUICK_AI)):
         for level in (1, 2, 3, 4):
             member = fake.add_member(name=f"{game}-learner-{level}").user
             row = await start_against_bot(fake, db, member, game, level)
@@ -90,7 +89,7 @@ async def test_a_whole_game_against_every_level_ends_with_legal_moves_and_no_rat
 
 
 async def replay_with_takebacks(bot: GameBot, row: GameRow) -> GameState:
-    return await bot.service.state(await bot.service.row(row.id))
+    return await bot.service.state(await bot.service.game(row.id))
 
 
 async def _nothing_pending(db: Database, game_id: int) -> bool:
@@ -98,10 +97,9 @@ async def _nothing_pending(db: Database, game_id: int) -> bool:
 
 
 async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
     async with fake.running_bot(make_bot(**QUICK_AI)) as bot:
-        db = bot.service.db
         row = await start_against_bot(fake, db, fake.alice, "iago", 2)
         state = await replay(db, row)
         hint = await private_reply(await fake.slash(fake.alice, "iago", "hint"))

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.discord_shapes import check, load_spec
 from tests.e2e.driver import Mirror, challenge_and_accept, challenge_and_accept_in_thread, private_reply
 from tests.e2e.fake_discord import FakeDiscord
@@ -89,12 +90,12 @@ async def test_a_game_in_a_thread_speaks_discords_shapes(fake: FakeDiscord, make
 
 
 async def test_faults_and_refusals_are_answered_in_discords_shapes(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot]
+    fake: FakeDiscord, make_bot: Callable[..., GameBot], db: Database
 ) -> None:
     """The fake's made-up answers too: a rate limit (429), a deadline missed (10062), the outbox's look-up of a
     reply that never came (10008), and its post in the channel instead."""
     mark = fake.mark()
-    async with fake.running_bot(make_bot(announce_grace_seconds=0.3, announce_seconds=0.2)) as bot:
+    async with fake.running_bot(make_bot(announce_grace_seconds=0.3, announce_seconds=0.2)):
         game_id, _ = await challenge_and_accept(fake, "iago")
         fake.inject("callback", "429")
         await (await fake.slash(fake.alice, "iago", "move", options={"move": "D4"})).final()
@@ -104,7 +105,6 @@ async def test_faults_and_refusals_are_answered_in_discords_shapes(
 
         async def settled() -> bool:
             refused = any(r.status == 404 for r in fake.requests_since(mark, endpoint="callback"))
-            db = bot.service.db
             return refused and len(await db.moves(game_id)) == 2 and not await db.pending_for_game(game_id)
 
         await fake.wait_until(settled, what="the outbox to post the board whose reply was lost")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import PNG_SIGNATURE, Mirror, challenge_and_accept, challenge_and_accept_in_thread
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -21,12 +22,12 @@ FAST_OUTBOX = {"announce_grace_seconds": 0.3, "announce_seconds": 0.2}
 MOVE = "D4"  # Dark's opening move in this test: any legal first move would do
 
 
-async def play_one_move_under(fake: FakeDiscord, bot: GameBot, game_id: int) -> None:
+async def play_one_move_under(fake: FakeDiscord, db: Database, game_id: int) -> None:
     """Alice plays ``MOVE``; wait until the outbox has delivered everything it owes."""
     await fake.slash(fake.alice, "iago", "move", options={"move": MOVE})
 
     async def settled() -> bool:
-        return await bot.service.db.moves(game_id) == [MOVE] and not await bot.service.db.pending_for_game(game_id)
+        return await db.moves(game_id) == [MOVE] and not await db.pending_for_game(game_id)
 
     for _ in range(300):
         if await settled():
@@ -61,12 +62,12 @@ def assert_once_and_never_try_again(fake: FakeDiscord, move: str) -> None:
     ],
 )
 async def test_a_fault_on_the_reply_still_announces_the_move_once(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot], endpoint: str, fault: str
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot], endpoint: str, fault: str
 ) -> None:
-    async with fake.running_bot(make_bot(**FAST_OUTBOX)) as bot:
+    async with fake.running_bot(make_bot(**FAST_OUTBOX)):
         game_id, _ = await challenge_and_accept(fake, "iago")
         injected = fake.inject(endpoint, fault)
-        await play_one_move_under(fake, bot, game_id)
+        await play_one_move_under(fake, db, game_id)
         assert_once_and_never_try_again(fake, MOVE)
         # The reply is one callback: only a callback fault meets it; the others show no other endpoint is used.
         assert bool(injected.hits) == (endpoint == "callback")
@@ -76,23 +77,23 @@ async def test_a_fault_on_the_reply_still_announces_the_move_once(
 
 @pytest.mark.parametrize("channel_fault", ["429", "503", "applied_but_lost", "applied_then_drop"])
 async def test_a_reply_that_never_reaches_discord_is_posted_by_the_outbox_once(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot], channel_fault: str
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot], channel_fault: str
 ) -> None:
     """The callback outage outlasts the 3 s deadline, so the reply is lost; the outbox then posts the board in
     the channel, itself through a fault on the channel endpoint (retried, and deduplicated by its nonce)."""
     fake.interaction_deadline = 0.3
-    async with fake.running_bot(make_bot(**FAST_OUTBOX)) as bot:
+    async with fake.running_bot(make_bot(**FAST_OUTBOX)):
         game_id, _ = await challenge_and_accept(fake, "iago")
         outage = fake.inject("callback", "outage")
         fake.inject("channel_message", channel_fault)
-        await play_one_move_under(fake, bot, game_id)
+        await play_one_move_under(fake, db, game_id)
         assert outage.hits, "the reply did meet the outage"
         assert_once_and_never_try_again(fake, MOVE)
 
 
 @pytest.mark.parametrize("edit_fault", ["503", "applied_but_lost"])
 async def test_a_slow_board_is_deferred_then_filled_in_once_despite_a_fault(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot], edit_fault: str
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot], edit_fault: str
 ) -> None:
     """Past two seconds of drawing the reply is deferred, then completed by editing it (the webhook endpoint)."""
     async with fake.running_bot(make_bot(**FAST_OUTBOX)) as bot:
@@ -105,16 +106,18 @@ async def test_a_slow_board_is_deferred_then_filled_in_once_despite_a_fault(
 
         bot.service.render_board = slow_draw  # type: ignore[method-assign]
         injected = fake.inject("webhook_edit", edit_fault)
-        await play_one_move_under(fake, bot, game_id)
+        await play_one_move_under(fake, db, game_id)
         assert injected.hits
         assert_once_and_never_try_again(fake, MOVE)
 
 
-async def test_a_move_costs_one_discord_request(fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:
+async def test_a_move_costs_one_discord_request(
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
+) -> None:
     """With the bot's defaults, threads on and boards drawn by worker processes: the game's header in the channel
     is not edited per move."""
     mirror = Mirror("iago", {}, seed=5)
-    async with fake.running_bot(make_bot(game_threads=True, render_workers=2)) as bot:
+    async with fake.running_bot(make_bot(game_threads=True, render_workers=2)):
         game_id, _, thread, _ = await challenge_and_accept_in_thread(fake, "iago")
         for _ in range(3):
             move, mover = mirror.choose(), (fake.alice, fake.bob)[mirror.state.turn]
@@ -126,4 +129,4 @@ async def test_a_move_costs_one_discord_request(fake: FakeDiscord, make_bot: Cal
             requests = fake.requests_since(mark)
             assert [r.route for r in requests] == ["POST /interactions/{interaction_id}/{interaction_token}/callback"]
             mirror.state.play(move)
-        assert await bot.service.db.moves(game_id) == mirror.state.moves
+        assert await db.moves(game_id) == mirror.state.moves

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 
 import games
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import challenge_and_accept
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.harness import FakeUser
@@ -94,7 +95,7 @@ async def attempts(
     stranger = fake.carol
     found: list[Attempt] = []
     for entry in games.entries():
-        state = await bot.service.state(await bot.service.row(ids[entry.name]))
+        state = await bot.service.state(await bot.service.game(ids[entry.name]))
         legal = legal_texts(bot, state)
         for sub in subcommands(fake, entry.name):
             name, schema = sub["name"], sub.get("options", [])
@@ -149,9 +150,8 @@ async def quiet_game(bot: GameBot, fake: FakeDiscord, guild_id: int, channel_id:
     return row.id
 
 
-async def snapshot(bot: GameBot) -> dict[str, Any]:
+async def snapshot(db: Database) -> dict[str, Any]:
     """Everything a refused input must leave as it was."""
-    db = bot.service.db
     tables = ("games", "moves", "records", "ratings", "rating_changes", "announcements")
     async with db.transaction() as connection:
         return {
@@ -167,7 +167,7 @@ def errors_logged(caplog: pytest.LogCaptureFixture) -> Iterator[Callable[[], lis
 
 
 async def test_hundreds_of_hostile_inputs_get_private_answers_and_change_nothing(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot], errors_logged: Callable[[], list[str]]
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot], errors_logged: Callable[[], list[str]]
 ) -> None:
     async with fake.running_bot(make_bot()) as bot:
         ids = {entry.name: (await challenge_and_accept(fake, entry.name))[0] for entry in games.entries()}
@@ -177,12 +177,12 @@ async def test_hundreds_of_hostile_inputs_get_private_answers_and_change_nothing
         await bot.service.resign(finished, fake.bob.id)
         other = await quiet_game(bot, fake, fake.guild.id + 1, fake.channel.id + 1)
         for game_id in (finished, other):
-            for pending in await bot.service.db.pending_for_game(game_id):
-                await bot.service.db.mark_delivered(pending.id, None)
+            for pending in await db.pending_for_game(game_id):
+                await db.mark_delivered(pending.id, None)
 
         planned = await attempts(fake, bot, ids, finished, other)
         assert len(planned) >= 500
-        before = await snapshot(bot)
+        before = await snapshot(db)
         for attempt in planned:
             if attempt.autocomplete is not None:
                 choices = await fake.autocomplete(
@@ -203,6 +203,6 @@ async def test_hundreds_of_hostile_inputs_get_private_answers_and_change_nothing
             assert 0 < len(answer.content) <= ANSWER_LIMIT or answer.embeds
             assert not answer.pings.users and not answer.pings.everyone
             assert "\u202e" not in answer.content and "\x00" not in answer.content  # quoted input is cleaned
-        assert await snapshot(bot) == before
+        assert await snapshot(db) == before
         assert fake.take_bot_errors() == []
     assert errors_logged() == []

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import challenge_and_accept, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -24,7 +25,7 @@ async def test_an_unanswered_challenge_expires_and_loses_its_buttons(
 
 
 async def test_an_idle_player_is_reminded_once_then_the_opponent_can_claim(
-    fake: FakeDiscord, make_bot: Callable[[], GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
     async with fake.running_bot(make_bot()) as bot:
         game_id, board = await challenge_and_accept(fake, "iago")
@@ -41,4 +42,4 @@ async def test_an_idle_player_is_reminded_once_then_the_opponent_can_claim(
         bot.service.clock = lambda: time.time() + 49 * 3600
         claimed = await public_reply(await fake.slash(fake.bob, "iago", "claim"))
         assert "claimed the win" in claimed.content
-        assert (await bot.service.db.game(game_id)).winner == 1
+        assert (await db.game(game_id)).winner == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import PNG_SIGNATURE, Mirror, challenge_and_accept, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -20,11 +21,11 @@ async def test_commands_are_synced_with_japanese_descriptions(fake: FakeDiscord,
 
 
 async def test_a_full_iago_game_survives_a_restart_and_reaches_the_leaderboard(
-    fake: FakeDiscord, make_bot: Callable[[], GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
     mirror = Mirror("iago", {"variant": "standard"}, seed=11)
     players = (fake.alice, fake.bob)
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         game_id, first_board = await challenge_and_accept(fake, "iago", {"variant": "standard"})
         assert fake.alice.mention in first_board.content  # Dark (alice) is asked to move
         choices = await fake.autocomplete(fake.alice, "iago", "move", focused="move", value="")
@@ -39,10 +40,10 @@ async def test_a_full_iago_game_survives_a_restart_and_reaches_the_leaderboard(
             assert f"**{move}**" in reply.content
             assert reply.attachment().data.startswith(PNG_SIGNATURE)
             assert players[mirror.state.turn].mention in reply.content
-        assert await bot.service.db.moves(game_id) == mirror.state.moves
+        assert await db.moves(game_id) == mirror.state.moves
 
     # A fresh process on the same database: nothing of the game lived only in memory.
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         board = await public_reply(await fake.slash(fake.carol, "iago", "board"))  # a spectator looks
         assert board.attachment().data.startswith(PNG_SIGNATURE)
         while not mirror.state.is_over:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from bot import GameBot
 from engines.isaac import span_length
+from storage.database import Database
 from tests.e2e.driver import PNG_SIGNATURE, Mirror, challenge_and_accept, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -20,11 +21,13 @@ def friendly_options(move: str) -> tuple[str, dict]:
     return "place", {"piece": span_length(move), "at": start, "direction": direction}
 
 
-async def test_a_full_isaac_game_plays_through_both_phases(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
+async def test_a_full_isaac_game_plays_through_both_phases(
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
+) -> None:
     mirror = Mirror("isaac", {}, seed=4)
     players = (fake.alice, fake.bob)
     forced_passes = 0
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         game_id, _ = await challenge_and_accept(fake, "isaac")
         turn = 0
         while not mirror.state.is_over:
@@ -36,7 +39,7 @@ async def test_a_full_isaac_game_plays_through_both_phases(fake: FakeDiscord, ma
             reply = await public_reply(await fake.slash(players[mirror.state.turn], "isaac", command, options=options))
             assert reply.attachment().data.startswith(PNG_SIGNATURE)
             before = len(mirror.state.moves)
-            mirror.sync(await bot.service.db.moves(game_id))
+            mirror.sync(await db.moves(game_id))
             assert mirror.state.moves[before] == move
             if "passed for them" in reply.content:
                 forced_passes += 1
@@ -46,17 +49,19 @@ async def test_a_full_isaac_game_plays_through_both_phases(fake: FakeDiscord, ma
         assert "Game over" in reply.content and players[result.winner].mention in reply.content
 
 
-async def test_removal_autocomplete_shows_the_points(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
+async def test_removal_autocomplete_shows_the_points(
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
+) -> None:
     mirror = Mirror("isaac", {}, seed=9)
     players = (fake.alice, fake.bob)
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         game_id, _ = await challenge_and_accept(fake, "isaac")
         wrong_phase = await private_reply(await fake.slash(fake.alice, "isaac", "remove", options={"piece": "a1"}))
         assert "scoring phase" in wrong_phase.content
         while mirror.state.phase == "placement":
             move = mirror.choose()
             await public_reply(await fake.slash(players[mirror.state.turn], "isaac", "move", options={"move": move}))
-            mirror.sync(await bot.service.db.moves(game_id))
+            mirror.sync(await db.moves(game_id))
         mover = players[mirror.state.turn]
         choices = await fake.autocomplete(mover, "isaac", "remove", focused="piece", value="")
         assert choices and all(" -> " in c["name"] and c["name"].endswith(" points") for c in choices)

@@ -13,6 +13,7 @@ import aiohttp
 import games
 from bot import GameBot
 from sessions.log import replay as replay_log
+from storage.database import Database
 from tests.e2e.driver import Mirror, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord_limits import validate_commands
@@ -234,7 +235,7 @@ async def play_isaac(fake: FakeDiscord, reader: Reader, bot: GameBot) -> int:
             await refused(fake, mover, "isaac", "move", move=f"x {span} 1000")  # a score out of reach
             removals += 1
         await public_reply(await fake.slash(mover, "isaac", "move", options={"move": move}, locale=JA))
-        mirror.sync(await bot.service.db.moves(game_id))
+        mirror.sync(await bot.service.moves(game_id))
     await after_the_end(fake, "isaac", game_id)
     return game_id
 
@@ -243,7 +244,7 @@ async def play_polygo(fake: FakeDiscord, reader: Reader, bot: GameBot) -> int:
     mirror = Mirror("polygo", {"size": 9}, seed=1)
     bot.service.draw = random.Random(0).choice  # the dice stay the bot's; seeded so every run is the same game
     game_id = await challenge_in_japanese(fake, "polygo", {"size": 9})
-    mirror.sync(await bot.service.db.moves(game_id))
+    mirror.sync(await bot.service.moves(game_id))
     players = (fake.alice, fake.bob)
     await look_around(fake, reader, "polygo", game_id)
     tried = False
@@ -264,12 +265,14 @@ async def play_polygo(fake: FakeDiscord, reader: Reader, bot: GameBot) -> int:
                 tried = True
             move = mirror.choose()
             await public_reply(await fake.slash(mover, "polygo", "place", options={"stones": move}, locale=JA))
-        mirror.sync(await bot.service.db.moves(game_id))
+        mirror.sync(await bot.service.moves(game_id))
     await after_the_end(fake, "polygo", game_id)
     return game_id
 
 
-async def test_a_japanese_server_reads_no_english(fake: FakeDiscord, make_bot: Callable[[], GameBot]) -> None:
+async def test_a_japanese_server_reads_no_english(
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
+) -> None:
     fake.guild.locale = JA
     reader = Reader(fake)
     async with fake.running_bot(make_bot()) as bot:
@@ -278,7 +281,7 @@ async def test_a_japanese_server_reads_no_english(fake: FakeDiscord, make_bot: C
             await play_isaac(fake, reader, bot),
             await play_polygo(fake, reader, bot),
         ]
-        assert [(await bot.service.db.game(game_id)).status for game_id in played] == ["finished"] * 3
+        assert [(await db.game(game_id)).status for game_id in played] == ["finished"] * 3
         for game in ("iago", "isaac", "polygo"):
             await public_reply(await fake.slash(fake.carol, "leaderboard", options={"game": game}, locale=JA))
         await private_reply(await fake.slash(fake.alice, "stats", locale=JA))
@@ -316,12 +319,13 @@ async def test_a_japanese_game_thread_and_its_header_read_japanese(
     assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
 
 
-async def test_a_game_against_the_bot_reads_japanese(fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:
+async def test_a_game_against_the_bot_reads_japanese(
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
+) -> None:
     """Hints, a takeback, the bot's own moves, a replay, resigning and the analysis, for a Japanese member."""
     fake.guild.locale = JA
     reader = Reader(fake)
-    async with fake.running_bot(make_bot(**QUICK_AI)) as bot:
-        db = bot.service.db
+    async with fake.running_bot(make_bot(**QUICK_AI)):
         options = {"opponent": fake.bot_user.id, "level": 1, "side": 0, "variant": "standard"}
         await public_reply(await fake.slash(fake.alice, "iago", "challenge", options=options, locale=JA))
         (row,) = await db.active_games_of(fake.alice.id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import challenge_and_accept_in_thread, private_reply
 from tests.e2e.fake_discord import FakeDiscord, FakeUser
 
@@ -20,10 +21,10 @@ async def start(fake: FakeDiscord, challenger: FakeUser, opponent: FakeUser, sid
 
 
 async def test_games_lists_link_each_game_and_page_past_ten(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
     members = [fake.add_member(name=f"member{n}").user for n in range(12)]
-    async with fake.running_bot(make_bot(game_threads=True)) as bot:
+    async with fake.running_bot(make_bot(game_threads=True)):
         threaded, _, thread, _ = await challenge_and_accept_in_thread(fake, "iago", {"variant": "standard"})
         # carol plays 12 games (each challenged by another member: a member may send 3 challenges a minute); she
         # has Dark, and so the first move, in every other one.
@@ -49,4 +50,4 @@ async def test_games_lists_link_each_game_and_page_past_ten(
         assert all(gid in ids for gid in shown) and threaded not in shown
         rest = await private_reply(await fake.click(fake.carol, mine, "games:mine:1:next"))
         assert rest.content.count("**Iago #") == 2
-        assert (await bot.service.db.game(threaded)).thread_id == thread.id
+        assert (await db.game(threaded)).thread_id == thread.id

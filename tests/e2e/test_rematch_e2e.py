@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import PNG_SIGNATURE, challenge_and_accept_in_thread, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 
 
 async def test_a_rematch_swaps_sides_keeps_the_options_and_is_offered_once(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
-    async with fake.running_bot(make_bot(game_threads=True)) as bot:
+    async with fake.running_bot(make_bot(game_threads=True)):
         game_id, _, thread, _ = await challenge_and_accept_in_thread(fake, "iago", {"variant": "loose", "rated": False})
         finish = await public_reply(await fake.slash(fake.alice, "iago", "resign", channel=thread))
         button = f"rematch:{game_id}"
@@ -21,11 +22,11 @@ async def test_a_rematch_swaps_sides_keeps_the_options_and_is_offered_once(
 
         refused = await private_reply(await fake.click(fake.carol, finish, button))
         assert "Only the two players" in refused.content
-        assert await bot.service.db.rematch_of(game_id) is None  # a refusal writes nothing
+        assert await db.rematch_of(game_id) is None  # a refusal writes nothing
 
         offer = await public_reply(await fake.click(fake.bob, finish, button))
         assert fake.alice.mention in offer.content and "loose" in offer.content and "unrated" in offer.content
-        rematch = await bot.service.db.rematch_of(game_id)
+        rematch = await db.rematch_of(game_id)
         assert rematch is not None and rematch.status == "challenge"
         assert rematch.players == (fake.bob.id, fake.alice.id)  # bob had Light, now Dark
         assert rematch.options == {"variant": "loose"} and rematch.rated is False

@@ -8,16 +8,17 @@ from collections.abc import Callable
 from PIL import Image
 
 from bot import GameBot
+from storage.database import Database
 from tests.e2e.driver import PNG_SIGNATURE, Mirror, challenge_and_accept, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
 
 
 async def test_a_game_replays_step_by_step_across_a_restart_and_as_an_animation(
-    fake: FakeDiscord, make_bot: Callable[[], GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[[], GameBot]
 ) -> None:
     mirror = Mirror("iago", {"variant": "standard"}, seed=5)
     players = (fake.alice, fake.bob)
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         game_id, _ = await challenge_and_accept(fake, "iago", {"variant": "standard"})
         for _ in range(6):
             move = mirror.choose()
@@ -29,7 +30,7 @@ async def test_a_game_replays_step_by_step_across_a_restart_and_as_an_animation(
         first = await fake.click(fake.carol, replay, f"replay:{game_id}:0:first")
         start = await first.final()
         assert "the start (6 moves in all)" in start.content and start.ephemeral
-        assert (await bot.service.db.game(game_id)).ply == 6  # looking changes nothing
+        assert (await db.game(game_id)).ply == 6  # looking changes nothing
 
     async with fake.running_bot(make_bot()):  # the buttons are persistent: a fresh process answers them
         step = await (await fake.click(fake.carol, fake.messages[start.id], f"replay:{game_id}:1:forward")).final()

@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot import GameBot
 from cogs import present
+from storage.database import Database
 from tests.e2e.driver import (
     PNG_SIGNATURE,
     Mirror,
@@ -26,7 +27,7 @@ from tests.e2e.fake_discord import FakeDiscord
 
 
 async def test_a_game_is_played_in_its_thread_and_the_challenge_message_shows_the_result(
-    fake: FakeDiscord, make_bot: Callable[..., GameBot]
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
     mirror = Mirror("iago", {"variant": "standard"}, seed=7)
     players = (fake.alice, fake.bob)
@@ -38,7 +39,7 @@ async def test_a_game_is_played_in_its_thread_and_the_challenge_message_shows_th
         assert accepting.count("thread") == 1
         assert accepting.count("channel_message", method="POST") == 1  # the first board, in the thread
         assert thread.name == f"Iago #{game_id}: alice vs bob" and thread.parent_id == fake.channel.id
-        assert (await bot.service.db.game(game_id)).thread_id == thread.id
+        assert (await db.game(game_id)).thread_id == thread.id
         assert f"<#{thread.id}>" in header.content and fake.alice.mention in header.content
         assert "Score" not in header.content  # not edited per move, so it shows no score that would go stale
         assert first.channel_id == thread.id and fake.alice.mention in first.content
@@ -59,7 +60,7 @@ async def test_a_game_is_played_in_its_thread_and_the_challenge_message_shows_th
                     )
                 mirror.state.play(move)
                 assert board.channel_id == thread.id and board.attachment().data.startswith(PNG_SIGNATURE)
-                score = present.score_line(None, await bot.service.db.game(game_id), mirror.state)
+                score = present.score_line(None, await bot.service.game(game_id), mirror.state)
                 assert score in board.content  # the running score is on every board, in the thread
             await asyncio.sleep(0.2)  # time for an edit that must not come
         # A move in the thread costs its reply only; the one typed in the channel, its pointer and its board.

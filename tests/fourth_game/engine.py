@@ -11,6 +11,7 @@ from typing import Any
 
 from engines import IllegalMove, Result
 
+NAME = "tictactoe"
 OPTIONS: dict[str, tuple[str, ...]] = {}
 CELLS = tuple(f"{column}{row}" for column in "abc" for row in "123")
 LINES = (
@@ -80,7 +81,7 @@ class TicTacToe:
         return Result(winner, self.scores(), Reason.FULL if winner is None else Reason.LINE)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": "tictactoe", "options": {}, "moves": list(self.moves)}
+        return {"game": NAME, "options": {}, "moves": list(self.moves)}
 
     def copy(self) -> TicTacToe:
         other = TicTacToe()

@@ -1,4 +1,4 @@
-"""Tic-tac-toe's registry entry: all a game needs beside its engine and renderer.
+"""Tic-tac-toe's registry entry: all a game needs beside its engine, renderer and computer player.
 
 It lives in tests/ only and is registered by the tests that play it, so nothing outside tests/ knows it.
 """
@@ -9,7 +9,7 @@ from games import GameEntry
 from tests.fourth_game import engine
 
 ENTRY = GameEntry(
-    name="tictactoe",
+    name=engine.NAME,
     title="Tic-tac-toe",
     description="Play tic-tac-toe: three in a row wins.",
     challenge_description="Challenge a member of this server to tic-tac-toe.",
@@ -20,4 +20,5 @@ ENTRY = GameEntry(
     draw_reasons={engine.Reason.FULL: "The board is full: a draw."},
     engine=engine,
     renderer="tests.fourth_game.render",
+    ai="tests.fourth_game.ai",
 )

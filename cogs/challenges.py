@@ -1,0 +1,118 @@
+"""A challenge message and its buttons: posted by ``/<game> challenge`` and by a Rematch, answered by Accept,
+Decline and Cancel.
+
+The buttons are ``DynamicItem``s whose ``custom_id`` holds the action and the game id
+(``challenge:<accept|decline|cancel>:<game id>``), so they keep working after a restart without any view kept in
+memory. Accepting opens the game's thread (or, without one, turns the challenge message into the first board).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+import discord
+
+from cogs import present
+from cogs.context import remember_members, service_of
+from cogs.reply import answer, post_report, reply_to, reply_with_closed
+from cogs.threads import open_game_thread, tell_once
+from cogs.tree import IN_SERVER_ONLY, answer_error
+from locales import N_, tr
+from sessions.service import Game, UserError
+
+ACTIONS = ("accept", "decline", "cancel")
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"challenge:(?P<action>accept|decline|cancel):(?P<game_id>[0-9]+)",
+):
+    """Accept, Decline and Cancel on a challenge message."""
+
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "accept": discord.ButtonStyle.success,
+        "decline": discord.ButtonStyle.danger,
+        "cancel": discord.ButtonStyle.secondary,
+    }
+    LABELS: ClassVar[dict[str, str]] = {"accept": N_("Accept"), "decline": N_("Decline"), "cancel": N_("Cancel")}
+
+    def __init__(self, action: str, game_id: int, locale: Any = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=tr(locale, self.LABELS[action]),
+                style=self.STYLES[action],
+                custom_id=f"challenge:{action}:{game_id}",
+            )
+        )
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ChallengeButton:
+        return cls(match["action"], int(match["game_id"]), interaction.guild_locale)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        remember_members(interaction)
+        try:
+            await answer_challenge(interaction, self.action, self.game_id)
+        except Exception as error:  # a button has no command tree behind it: answer here
+            await answer_error(interaction, error)
+
+
+def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in ACTIONS:
+        view.add_item(ChallengeButton(action, game_id, locale))
+    return view
+
+
+async def answer_challenge(interaction: discord.Interaction, action: str, game_id: int) -> None:
+    service = service_of(interaction)
+    if interaction.guild_id is None:
+        raise UserError(IN_SERVER_ONLY)
+    message_id = interaction.message.id if interaction.message else None
+    where = {"guild_id": interaction.guild_id, "message_id": message_id, "reply": reply_to(interaction)}
+    if action == "accept":
+        report = await service.accept(game_id, interaction.user.id, **where)
+        thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
+        if thread is None:
+            await answer(interaction, report, {}, edit=True)  # the challenge message becomes the first board
+            if tell:
+                await tell_once(interaction)
+            return
+        # The first board opens the thread. If this post fails the outbox posts it there (the game's owed
+        # announcements followed it into the thread).
+        await post_report(interaction.client, service, thread, report, {})
+        return
+    closing = {"decline": service.decline, "cancel": service.cancel}[action]
+    game, announcement_id = await closing(game_id, interaction.user.id, **where)
+    await reply_with_closed(interaction, game.status, announcement_id)
+
+
+async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
+    """Answer the interaction with the public challenge of ``game`` (a new challenge, or a rematch) and its
+    buttons, and remember the message: its buttons answer only there."""
+    service = service_of(interaction)
+    locale = interaction.guild_locale
+    # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
+    expires = discord.utils.format_dt(datetime.fromtimestamp(game.expires_at or 0, tz=UTC), "R")
+    described = present.options_text(locale, game.name, game.options)
+    text = tr(
+        locale,
+        "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
+        "{challenger} plays {side}. The challenge expires {expires}.",
+        opponent=present.mention(game.opponent_id),
+        challenger=present.mention(game.challenger_id),
+        title=present.title(game.name, locale),
+        options=described or tr(locale, "standard rules"),
+        rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
+        side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
+        expires=expires,
+    )
+    callback = await interaction.response.send_message(text, view=challenge_view(game.id, locale))
+    if callback.message_id is not None:  # the callback names the message: no second request to look it up
+        await service.challenge_posted(game.id, callback.message_id)

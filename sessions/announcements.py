@@ -1,0 +1,134 @@
+"""Announcing what was committed: the outbox rows an action writes, and this process's own replies.
+
+Every action writes its announcement in the same transaction (``storage/outbox.py``). The member's own reply
+carries it (the cog says so with :meth:`Announcements.delivered`); the next action on the game waits a moment for
+that reply, so announcements come in order. This process knows whether the replies of the actions it committed
+are out; for any other action (a restart, another process) it asks the outbox. Whatever no reply delivered,
+:mod:`sessions.delivery` hands to the outbox worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sessions.game import Game, PlayedMove, ReplyTo
+from sessions.memory import LruCache
+from sessions.refusal import UserError
+from sessions.table import STATE_CACHE_SIZE, Table
+from sessions.vocabulary import FOLLOW_THE_GAME, REPORTED, AnnouncementKind, ReportKind
+from storage.outbox import Announce, AnnouncementRow
+
+log = logging.getLogger(__name__)
+
+ANNOUNCE_WAIT = 1.5  # seconds an action waits for the previous move's reply (Discord wants an answer within 3)
+
+
+@dataclass
+class Announcing:
+    """The announcement of the last action this process committed in a game, while its own reply may be under
+    way: what the next action would otherwise ask the outbox."""
+
+    ply: int  # the game's ply once that action was written
+    announcement_id: int
+    until: float  # the end of its grace (the service's clock): past it, the outbox worker owns it
+    delivered: bool = False
+
+
+class Announcements:
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        # game -> its last action committed here and its reply's progress; bounded like the states
+        self._announcing: LruCache[int, Announcing] = LruCache(STATE_CACHE_SIZE)
+        self._deliveries: list[tuple[int, int | None]] = []  # replies sent, their marks not yet written
+        self._marking: asyncio.Task[None] | None = None
+
+    # --- what an action writes ----------------------------------------------------------------------
+
+    def of_report(self, kind: ReportKind, played: list[PlayedMove], by: int, reply: ReplyTo | None) -> Announce:
+        """The announcement of an action that a report tells (its board): written with the action."""
+        payload = {"played": [[p.move, p.player, p.kind] for p in played], "by": by, "reply": reply_payload(reply)}
+        return Announce(AnnouncementKind(kind), payload, delay=self._grace(reply))
+
+    def of_closing(self, by: int, reply: ReplyTo | None) -> Announce:
+        """The announcement that a challenge was declined or withdrawn."""
+        payload = {"by": by, "reply": reply_payload(reply)}
+        return Announce(AnnouncementKind.CLOSED, payload, delay=self._grace(reply))
+
+    def _grace(self, reply: ReplyTo | None) -> float:
+        """A member's own reply goes first; what no reply carries is the outbox worker's at once."""
+        return self._table.settings.announce_grace if reply is not None else 0.0
+
+    async def follow_thread(self, game_id: int, thread_id: int) -> Game:
+        """The game is played in its own thread from now on: what it still owes (its first board, say, written
+        before the thread existed) goes there too, no longer by the click that accepted it."""
+        await self._table.db.set_thread(game_id, thread_id, FOLLOW_THE_GAME)
+        return await self._table.game(game_id)
+
+    # --- this process's own replies -----------------------------------------------------------------
+
+    def committed(self, game: Game, announcement_id: int, reply: ReplyTo | None) -> None:
+        """Remember the action just committed here: the next one waits for its reply, without asking the outbox."""
+        until = self._table.clock() + self._grace(reply)
+        self._announcing.put(game.id, Announcing(game.ply, announcement_id, until))
+
+    def delivered(self, game_id: int | None, announcement_id: int, message_id: int | None) -> None:
+        """The acting member's reply carried this announcement of ``game_id``: the game may go on at once. The
+        mark is written by one background task, with the marks of the replies sent meanwhile, in one transaction.
+        Were the process to die first, the outbox worker finds the reply through its interaction and only marks
+        it, as for a reply whose mark failed."""
+        known = None if game_id is None else self._announcing.get(game_id)
+        if known is not None and known.announcement_id == announcement_id:
+            known.delivered = True
+        self._deliveries.append((announcement_id, message_id))
+        if self._marking is None or self._marking.done():
+            self._marking = asyncio.create_task(self._write_deliveries(), name="mark announcements delivered")
+
+    async def _write_deliveries(self) -> None:
+        while self._deliveries:
+            batch, self._deliveries = self._deliveries, []
+            try:
+                await self._table.db.mark_all_delivered(batch, time.time())
+            except Exception:  # the outbox worker will find these replies and mark them
+                log.exception("Could not mark %d announcements delivered", len(batch))
+
+    async def flush(self) -> None:
+        """Wait until every delivery noted so far is written (before closing the database)."""
+        while self._marking is not None and not self._marking.done():
+            await asyncio.gather(self._marking, return_exceptions=True)
+
+    async def wait(self, game_id: int, limit: float = ANNOUNCE_WAIT, ply: int | None = None) -> None:
+        """Let the last move's own reply land before the next action (a quick opponent, a double click), so
+        announcements come in order; past ``limit`` seconds, say so instead of keeping the member waiting.
+
+        When this process wrote the game's last action (at ``ply``), it knows whether that reply is out: no query.
+        Otherwise (a restart, another process) the outbox is asked."""
+        waited = 0.0
+        while await self._awaited(game_id, ply):
+            if waited >= limit:
+                raise UserError("The last move is still being announced. Look again in a moment.")
+            await asyncio.sleep(0.05)
+            waited += 0.05
+
+    async def _awaited(self, game_id: int, ply: int | None) -> bool:
+        known = self._announcing.get(game_id)
+        if known is not None and ply is not None and known.ply == ply:
+            return not known.delivered and known.until > self._table.clock()
+        return any(self._being_announced(pending) for pending in await self._table.db.pending_for_game(game_id))
+
+    def _being_announced(self, pending: AnnouncementRow) -> bool:
+        """A move whose own reply is still under way (within its grace): the next action waits for it."""
+        return pending.kind in REPORTED and pending.attempts == 0 and pending.next_attempt_at > self._table.clock()
+
+
+def reply_payload(reply: ReplyTo | None) -> dict[str, Any] | None:
+    if reply is None:
+        return None
+    return {"application_id": reply.application_id, "token": reply.token, "created_at": reply.created_at}
+
+
+def reply_of(payload: dict[str, Any] | None) -> ReplyTo | None:
+    return None if not payload else ReplyTo(payload["application_id"], payload["token"], payload["created_at"])

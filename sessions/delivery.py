@@ -1,0 +1,137 @@
+"""The outbox worker's policy: what is owed is claimed under a lease, handed to the cog's delivery callback (which
+does the Discord requests and nothing else), marked delivered, or retried with a backoff and given up at last.
+
+Any process may run it for its own servers: a claim is atomic (``SKIP LOCKED`` on PostgreSQL), so two workers
+never take the same announcement, and a worker that dies lets its lease lapse. The announcements of the bot's own
+moves are delivered from the reports those moves produced (:meth:`Delivery.deliver_reports`); whatever a process
+did not deliver itself is rebuilt from the database (:meth:`Delivery.report`), after a restart say.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from sessions.announcements import reply_of
+from sessions.game import Game, PlayedMove, ReplyTo, Report
+from sessions.records import Records
+from sessions.table import Table
+from sessions.vocabulary import AnnouncementKind, GameStatus, MoveKind, ReportKind
+from storage.outbox import AnnouncementRow
+
+log = logging.getLogger(__name__)
+
+LEASE = 60.0  # seconds a claimed announcement is one worker's
+BATCH = 20  # announcements claimed at once
+MAX_ATTEMPTS = 12  # then it is given up: the channel is gone or the bot was removed
+FIRST_RETRY = 2.0  # seconds, doubling with each attempt ...
+LAST_RETRY = 300.0  # ... up to five minutes
+
+
+@dataclass(frozen=True)
+class Notice:
+    """An announcement owed, as the cog delivers it: what happened, in which game, and where to say it."""
+
+    id: int
+    kind: AnnouncementKind
+    game: Game
+    channel_id: int  # where it is said: the game's thread once it has one, else its channel
+    report: Report | None = None  # the board and the moves, for the kinds that report an action
+    reply: ReplyTo | None = None  # the member's interaction that was to carry it
+    by: int | None = None  # who acted: declined, withdrew, cancelled
+    was: str | None = None  # a cancellation: what the game was (its status, or "forgotten")
+    remind: int | None = None  # a reminder: the member reminded ...
+    claim_at: float | None = None  # ... and when the opponent may claim the win
+
+
+# The cog's delivery: the Discord requests for one notice; returns the message that carries it (None: nothing to
+# show). Raising means "not now": the notice is retried later.
+Deliver = Callable[[Notice], Awaitable[int | None]]
+
+
+class Delivery:
+    def __init__(self, table: Table, records: Records) -> None:
+        self._table = table
+        self._records = records
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+    async def deliver_due(self, guild_ids: list[int], deliver: Deliver) -> int:
+        """Claim what is due in these servers (this process's) and deliver it; returns how many were delivered."""
+        if not guild_ids:
+            return 0
+        now = self._table.clock()  # the clock the announcements were written with
+        claimed = await self._table.db.claim_pending(self.worker, now, LEASE, BATCH, guild_filter=guild_ids)
+        return await self._deliver(claimed, {}, deliver)
+
+    async def deliver_reports(self, reports: list[Report], deliver: Deliver) -> int:
+        """Deliver the announcements of these reports now, from the reports themselves (the bot's own moves): each
+        is claimed first, so a worker that took it meanwhile delivers it instead, once."""
+        by_id = {report.announcement_id: report for report in reports if report.announcement_id is not None}
+        if not by_id:
+            return 0
+        now = self._table.clock()
+        claimed = await self._table.db.claim_pending(self.worker, now, LEASE, len(by_id), ids=list(by_id))
+        return await self._deliver(claimed, by_id, deliver)
+
+    async def _deliver(self, claimed: list[AnnouncementRow], reports: dict[int, Report], deliver: Deliver) -> int:
+        delivered = 0
+        for announcement in claimed:
+            try:
+                message_id = await deliver(await self._notice(announcement, reports.get(announcement.id)))
+            except Exception as error:
+                await self._retry_later(announcement, error)
+                continue
+            if await self._table.db.mark_delivered(announcement.id, message_id):
+                delivered += 1
+        return delivered
+
+    async def _retry_later(self, announcement: AnnouncementRow, error: Exception) -> None:
+        log.warning("Announcement %s (%s) not delivered: %s", announcement.id, announcement.kind, error)
+        if announcement.attempts + 1 >= MAX_ATTEMPTS:
+            log.error("Giving up announcement %s after %d attempts", announcement.id, MAX_ATTEMPTS)
+            await self._table.db.mark_delivered(announcement.id, None)
+            return
+        backoff = min(LAST_RETRY, FIRST_RETRY * 2**announcement.attempts)
+        await self._table.db.release(announcement.id, repr(error), self._table.clock() + backoff)
+
+    async def _notice(self, announcement: AnnouncementRow, report: Report | None) -> Notice:
+        kind = AnnouncementKind(announcement.kind)
+        payload = announcement.payload
+        if kind.reports and report is None:
+            report = await self.report(announcement)
+        game = report.game if report is not None else await self._table.game(announcement.game_id)
+        claim_at = None
+        if kind == AnnouncementKind.REMINDER:
+            # Reminders written before the deadline was stored: it is twice the reminder time after the last move.
+            claim_at = payload.get("claim_at") or (game.last_move_at or game.created_at) + 2 * payload["hours"] * 3600
+        return Notice(
+            id=announcement.id,
+            kind=kind,
+            game=game,
+            channel_id=announcement.channel_id,
+            report=report,
+            reply=reply_of(payload.get("reply")),
+            by=payload.get("by"),
+            was=payload.get("was"),
+            remind=payload.get("user_id"),
+            claim_at=claim_at,
+        )
+
+    async def report(self, announcement: AnnouncementRow) -> Report:
+        """The report an announcement tells, rebuilt from the database: the game as it stood at the
+        announcement's ply, the moves it announces and, when that ended the game, the result and the rating
+        changes."""
+        game = await self._table.game(announcement.game_id)
+        ply = game.ply if announcement.ply is None else announcement.ply
+        state = await self._table.position(game, ply)
+        payload = announcement.payload
+        played = [PlayedMove(move, player, MoveKind(kind)) for move, player, kind in payload.get("played", [])]
+        finish = None
+        if game.status == GameStatus.FINISHED and ply == game.ply and announcement.kind != AnnouncementKind.START:
+            finish = await self._records.finish_of(game)
+        kind = ReportKind(announcement.kind)
+        return Report(game, state, played, finish, announcement.id, kind, payload.get("by"))

@@ -1,0 +1,84 @@
+"""Which game a command means: the chosen one, else the caller's only game of that kind here; the finished game a
+member asks about; the lists of a server's games; and the choices a command's ``game`` option offers."""
+
+from __future__ import annotations
+
+from engines import GameState
+from sessions.game import Game, title_of
+from sessions.refusal import UserError
+from sessions.table import Table
+from sessions.vocabulary import GameStatus
+
+
+class Finder:
+    def __init__(self, table: Table) -> None:
+        self._table = table
+
+    async def find_game(
+        self,
+        game: str,
+        user_id: int,
+        guild_id: int,
+        channel_id: int,
+        game_id: int | None = None,
+        *,
+        spectate: bool = False,
+    ) -> Game:
+        """The game a command acts on: the chosen one (of this server), else the caller's only game of this
+        kind here. With ``spectate``, anyone may look at any game of this server."""
+        title = title_of(game)
+        if game_id is not None:
+            found = await self._table.game(game_id, guild_id)
+            if found.name != game or (not spectate and user_id not in found.players):
+                raise UserError("Game #{id} is not one of your {title} games.", id=game_id, title=title)
+            return found
+        db = self._table.db
+        mine = [Game.of(row) for row in await db.active_games_of(user_id, channel_id) if row.game == game]
+        if len(mine) == 1:
+            return mine[0]
+        if len(mine) > 1:
+            raise UserError("You have several {title} games here: choose one with the game option.", title=title)
+        if spectate:
+            here = await db.active_games(guild_id=guild_id, channel_id=channel_id, game=game)
+            if len(here) == 1:
+                return Game.of(here[0])
+            if len(here) > 1:
+                raise UserError("Several {title} games are on here: choose one with the game option.", title=title)
+        raise UserError(
+            "You have no {title} game in this channel. Start one with /{game} challenge.", title=title, game=game
+        )
+
+    async def finished_game(self, game: str, user_id: int, guild_id: int, game_id: int | None) -> Game:
+        """The finished game a member asks about: the chosen one, else their last finished game of this kind."""
+        if game_id is not None:
+            found = await self._table.game(game_id, guild_id)
+            if found.name != game or user_id not in found.players:
+                raise UserError("Game #{id} is not one of your {title} games.", id=game_id, title=title_of(game))
+            return found
+        finished = await self._table.db.games_with_status(GameStatus.FINISHED, guild_ids=[guild_id])
+        mine = [Game.of(row) for row in finished if user_id in row.players and row.game == game]
+        if not mine:
+            raise UserError("You have no finished {title} game here yet.", title=title_of(game))
+        return max(mine, key=lambda found: found.finished_at or 0.0)
+
+    async def game_list(
+        self, guild_id: int, user_id: int | None, page: int, per_page: int
+    ) -> tuple[list[tuple[Game, GameState]], int]:
+        """One page of the server's active games with their states, and the number of pages. With ``user_id``,
+        that member's games only, those waiting for them first (whose turn it is needs the states, so the
+        member's games are ordered here; a member has few); else the newest first, paged in SQL."""
+        db = self._table.db
+        if user_id is None:
+            rows, total = await db.guild_games(guild_id, limit=per_page, offset=page * per_page)
+            listed = [(game, await self._table.state(game)) for game in map(Game.of, rows)]
+        else:
+            rows, total = await db.guild_games(guild_id, user_id=user_id)
+            every = [(game, await self._table.state(game)) for game in map(Game.of, rows)]
+            every.sort(key=lambda pair: pair[0].player_to_act(pair[1]) != user_id)  # stable: newest first within
+            listed = every[page * per_page : (page + 1) * per_page]
+        return listed, max(1, -(-total // per_page))
+
+    async def games_for_choice(self, game: str, user_id: int, channel_id: int) -> list[Game]:
+        """Candidates for a command's ``game`` option: the caller's games here first, then others here."""
+        active = await self._table.db.active_games(channel_id=channel_id, game=game)
+        return sorted(map(Game.of, active), key=lambda found: (user_id not in found.players, -found.id))

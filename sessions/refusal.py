@@ -1,0 +1,35 @@
+"""What the service answers when a member asks for something the rules or the bot do not allow.
+
+A refusal is an English catalogue msgid and its parameters, translated by the cog for each reader. A parameter
+that names a member or a channel is a :class:`Mention` or a :class:`ChannelLink`: the cogs present them in
+Discord's markup, so the service writes none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A member named in a message."""
+
+    user_id: int
+
+
+@dataclass(frozen=True)
+class ChannelLink:
+    """A channel named in a message."""
+
+    channel_id: int
+
+
+class UserError(Exception):
+    """Something a member did that the rules or the bot do not allow. ``message`` is an English
+    catalogue msgid, translated by the cog; ``params`` fill its placeholders."""
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
