@@ -31,6 +31,11 @@ CAPTIVE_RED = (213, 94, 0)  # vermilion: distinct from both sides for every comm
 HIGHLIGHT = (0, 114, 178)  # blue: last move ring
 LEGAL_DOT = (0, 158, 115)  # bluish green: legal move hints
 PANEL = (232, 225, 211)
+# The marks a caller asks for (render/marks.py): each has a shape of its own and a dark outline, so that neither
+# colour vision nor a small screen is needed to tell them apart.
+SUGGESTED = (86, 180, 233)  # sky blue star: the suggested (or better) move, not played
+PLAYED = (204, 121, 167)  # reddish purple cross: the move that was played, in an analysis
+CANDIDATE = LIGHT_PIECE  # light ring with dark edges: where a block or piece can go
 
 HEADER_HEIGHT = 56
 MARGIN = 16
@@ -132,21 +137,44 @@ def fit_text(text: str, max_chars: int) -> str:
     return "".join(kept) + "…"
 
 
+NAME_CHARS = 18  # a name in the header never takes more than this (Latin letters; a wide character counts twice)
+
+
+def wrap_to_width(draw: ImageDraw.ImageDraw, text: str, text_font: object, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``: broken at spaces where it has them, else (Japanese) anywhere."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" ") if " " in text else list(text):
+        glue = " " if line and " " in text else ""
+        if line and draw.textlength(line + glue + word, font=text_font) > width:  # type: ignore[arg-type]
+            lines.append(line)
+            line = word
+        else:
+            line += glue + word
+    return [*lines, line] if line else lines
+
+
 def draw_header(
     draw: ImageDraw.ImageDraw,
     width: int,
     sides: Sequence[Side],
     to_move: int | None,
     status: str,
+    status_size: int = 18,
 ) -> None:
-    """Two player chips (the one to move underlined with an arrow) and a status line on the right."""
+    """Two player chips (the one to move underlined with an arrow) and a status line on the right. Names are
+    shortened to leave the status line its room, so a narrow (phone) board never draws one over the other."""
     x = MARGIN
     y = 12
+    room = width - 2 * MARGIN - draw.textlength(status, font=font(status_size)) - 24
+    chars = NAME_CHARS
+    while chars > 6 and sum(_chip_width(draw, side.name, chars) for side in sides) + 16 > room:
+        chars -= 1
     for index, side in enumerate(sides):
         radius = 12
         cy = y + 14
         draw.ellipse((x, cy - radius, x + 2 * radius, cy + radius), fill=side.colour, outline=side.outline, width=2)
-        label = fit_text(displayable(side.name), 18)
+        label = fit_text(displayable(side.name), chars)
         if to_move == index:
             label = "> " + label
         draw.text((x + 2 * radius + 8, cy), label, fill=INK, font=font(20), anchor="lm")
@@ -158,7 +186,12 @@ def draw_header(
                 width=3,
             )
         x += int(2 * radius + 8 + text_width + 28)
-    draw.text((width - MARGIN, y + 14), status, fill=MUTED, font=font(18), anchor="rm")
+    draw.text((width - MARGIN, y + 14), status, fill=MUTED, font=font(status_size), anchor="rm")
+
+
+def _chip_width(draw: ImageDraw.ImageDraw, name: str, chars: int) -> float:
+    """The width a player's chip and name take in the header (the arrow of the player to move included)."""
+    return 24 + 8 + draw.textlength("> " + fit_text(displayable(name), chars), font=font(20)) + 28
 
 
 @lru_cache(maxsize=1)
@@ -228,6 +261,8 @@ BASE_COLOURS: tuple[RGB, ...] = (
     CAPTIVE_RED,
     HIGHLIGHT,
     LEGAL_DOT,
+    SUGGESTED,
+    PLAYED,
 )
 BASE_EDGES: tuple[tuple[RGB, RGB], ...] = ((INK, BACKGROUND), (MUTED, BACKGROUND), (INK, PANEL), (MUTED, PANEL))
 
