@@ -47,6 +47,7 @@ from render.base import (
     shown_names,
     wrap_to_width,
 )
+from render.iago_text import VARIANTS, alt_text, note_text, text_board
 from render.marks import CANDIDATE_MARK, PLAYED_MARK, SUGGESTED_MARK, Marks, draw_legend, draw_mark, legend_items
 
 WIDTH = 800
@@ -366,8 +367,6 @@ def _legal_cells(game: iago.IagoGame) -> list[str]:
     return [move for move in game.legal_moves() if not move.startswith("call")]
 
 
-# Variant names as the status line shows them (the challenge option's labels explain them at length).
-VARIANTS = {"standard": N_("standard"), "loose": N_("loose"), "simple": N_("simple"), "penalty": N_("penalty")}
 COLUMNS = ((N_("Inner"), 340), (N_("Outer"), 435), (N_("Captives"), 535), (N_("Score"), 672))
 
 
@@ -421,16 +420,6 @@ def _draw_panel(
         draw_legend(draw, MARGIN + 16, max(y, top + 172), items, 20, WIDTH - MARGIN - 16)
 
 
-def note_text(game: iago.IagoGame, language: str = "en") -> str:
-    """The panel's note on what the player to move must do, if anything beyond an ordinary move."""
-    if game.call_owed:
-        return tr(language, "A call is owed: you may play call <cell> on any empty cell.")
-    forced = game.forced_capture()
-    if forced and game.variant in ("standard", "simple"):
-        return tr(language, "Capture required: the most disks you can take is {count}.", count=forced)
-    return ""
-
-
 def _short(name: str) -> str:
     return fit_text(displayable(name), 14)
 
@@ -478,4 +467,4 @@ def render(
     return encode_indexed(page)
 
 
-__all__ = ["HEIGHT", "WIDTH", "cell_center", "render"]
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "cell_center", "note_text", "render", "text_board"]

@@ -44,6 +44,7 @@ from render.base import (
     shown_names,
     to_png,
 )
+from render.isaac_text import alt_text, text_board
 from render.marks import CANDIDATE_MARK, PLAYED_MARK, SUGGESTED_MARK, Marks, draw_legend, draw_mark, legend_items
 
 SQUARE_FILL = (222, 201, 160)
@@ -548,3 +549,6 @@ def render(
         _draw_requested(draw, marks, shape)
     _draw_panel(draw, game, names, language, shape, marks)
     return to_png(image, PALETTE)
+
+
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "render", "square_center", "text_board"]

@@ -45,6 +45,7 @@ from render.base import (
     to_png,
 )
 from render.marks import CANDIDATE_MARK, PLAYED_MARK, SUGGESTED_MARK, Marks, draw_legend, draw_mark, legend_items
+from render.polygo_text import alt_text, text_board
 
 WOOD = (222, 184, 112)
 GRID = (70, 52, 30)
@@ -689,3 +690,6 @@ def render_dice(face: int, language: str = "en") -> bytes:
     _draw_face_and_blocks(draw, 18, 14, face, DARK_PIECE, 80, 28, language)
     draw.text((18, 128), tr(language, BLOCKS[face].name), fill=INK, font=font(17), anchor="lm")
     return to_png(image, PALETTE)
+
+
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "point_center", "render", "render_dice", "text_board"]
