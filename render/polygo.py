@@ -187,12 +187,15 @@ def _draw_board(
 
 
 @cache
-def _empty_board(
-    size: int, wood: tuple[int, int, int] = WOOD, layout: Layout = LANDSCAPE, hatch: int | None = None
-) -> Image.Image:
+def _empty_board(size: int, layout: Layout = LANDSCAPE) -> Image.Image:
     """The page with the empty board (wood, coordinates, grid, star points) and the panel's background, drawn
-    once per size and copied per render. With a polygon's tint as `wood` and its player as `hatch`, it is the
-    board under that player's polygon."""
+    once per size and layout and copied per render: the canvas of a render's words."""
+    return _draw_empty_board(size, WOOD, layout, None)
+
+
+def _draw_empty_board(size: int, wood: tuple[int, int, int], layout: Layout, hatch: int | None) -> Image.Image:
+    """The empty board page; with a polygon's tint as `wood` and its player as `hatch`, the board under that
+    player's polygon."""
     image, draw = new_canvas(layout.width, layout.height)
     _draw_board(draw, size, wood, layout)
     if hatch is not None:
@@ -221,8 +224,11 @@ def _draw_hatch(draw: ImageDraw.ImageDraw, layout: Layout, player: int) -> None:
 def _indexed_board(
     size: int, wood: tuple[int, int, int] = WOOD, layout: Layout = LANDSCAPE, hatch: int | None = None
 ) -> Image.Image:
-    """`_empty_board` in the palette's indices."""
-    return _empty_board(size, wood, layout, hatch).quantize(palette=PALETTE, dither=Image.Dither.NONE)
+    """The empty board page in the palette's indices (a tinted one is drawn for this only: its RGB page is not
+    kept, 2.4 MB a page)."""
+    plain = wood == WOOD and hatch is None
+    page = _empty_board(size, layout) if plain else _draw_empty_board(size, wood, layout, hatch)
+    return page.quantize(palette=PALETTE, dither=Image.Dither.NONE)
 
 
 def _draw_grid(draw: ImageDraw.ImageDraw, size: int, layout: Layout = LANDSCAPE) -> None:
@@ -670,7 +676,7 @@ def render(
     _draw_marks(draw, game, shape)
     if marks:
         _draw_requested(draw, game, marks, shape)
-    text = _empty_board(game.size, WOOD, shape).copy()
+    text = _empty_board(game.size, shape).copy()
     text_draw = BoardDraw(text)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
     mover = game.turn if game.turn is not None else game.to_roll
