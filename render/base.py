@@ -90,6 +90,11 @@ def _text_mask(
     return text_font.getmask2(text, "L", anchor=anchor, start=start)
 
 
+@lru_cache(maxsize=2048)
+def _text_length(text_font: ImageFont.FreeTypeFont, text: str) -> float:
+    return text_font.getlength(text, "L")
+
+
 class BoardDraw(ImageDraw.ImageDraw):
     """``ImageDraw`` that renders each line of text once per process and position within a pixel: most of a board's
     words (labels, names, counts) are the same from move to move, and FreeType's shaping and rasterising was
@@ -111,6 +116,34 @@ class BoardDraw(ImageDraw.ImageDraw):
         mask, (dx, dy) = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
         ink, fill_ink = self._getink(fill)  # type: ignore[arg-type]
         self.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, fill_ink if ink is None else ink)
+
+    def textlength(self, text: str, font: object = None, *args: object, **options: object) -> float:  # type: ignore[override]
+        """The width of a line, measured once per process (headers and legends measure the same words)."""
+        if args or options or self.mode != "RGB" or not isinstance(font, ImageFont.FreeTypeFont) or "\n" in text:
+            return super().textlength(text, font, *args, **options)  # type: ignore[arg-type]
+        return _text_length(font, text)
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """``ImageDraw`` on a palette image whose every colour is in its palette: each colour's index comes from a dict
+    made once, where Pillow asks the palette object on every shape (a fifth of a Polygo board's drawing, more with
+    marks). The indices are those Pillow finds (the first entry of a colour), so the pixels are the same."""
+
+    def __init__(self, image: Image.Image, index: dict[tuple[int, int, int], int]) -> None:
+        super().__init__(image)
+        self.index = index
+
+    def _getink(self, ink: object, fill: object = None) -> tuple[int | None, int | None]:  # type: ignore[override]
+        return super()._getink(self.index.get(ink, ink), self.index.get(fill, fill))  # type: ignore[arg-type]
+
+
+def palette_index(palette: Image.Image) -> dict[tuple[int, int, int], int]:
+    """Each colour of a palette image's palette and its first index, for :class:`PaletteDraw`."""
+    entries = palette.getpalette() or []
+    index: dict[tuple[int, int, int], int] = {}
+    for position in range(0, len(entries), 3):
+        index.setdefault((entries[position], entries[position + 1], entries[position + 2]), position // 3)
+    return index
 
 
 def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:

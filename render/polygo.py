@@ -32,6 +32,7 @@ from render.base import (
     MUTED,
     PANEL,
     BoardDraw,
+    PaletteDraw,
     Side,
     blend,
     displayable,
@@ -41,6 +42,7 @@ from render.base import (
     fixed_palette,
     font,
     new_canvas,
+    palette_index,
     shown_names,
     to_png,
 )
@@ -65,6 +67,7 @@ PALETTE = fixed_palette(
     (*BASE_COLOURS, WOOD, GRID, BLACK_STONE_RIM, *POLYGON_COLOURS, *AREA_COLOURS, *AREA_HATCH, CANDIDATE),
     (*BASE_EDGES, (GRID, WOOD), (INK, LIGHT_PIECE), (POLYGON_COLOURS[1], PANEL)),
 )
+PALETTE_INDEX = palette_index(PALETTE)
 
 
 # ---------------------------------------------------------------------------------------------- layout
@@ -669,7 +672,7 @@ def render(
     board = _indexed_board(game.size, WOOD, shape).copy()
     for player in (0, 1):
         _paste_polygon_area(board, game, player, shape)
-    draw = ImageDraw.Draw(board)
+    draw = PaletteDraw(board, PALETTE_INDEX)
     for player in (0, 1):
         _draw_polygon_outline(draw, game, player, shape)
     _draw_stones(draw, game, shape)

@@ -16,6 +16,7 @@ are measured in the pixels of the reference positions.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -85,15 +86,16 @@ def clear_caches() -> None:
 
 
 @pytest.fixture(scope="module")
-def drawn_text() -> list[tuple[str, ImageFont.FreeTypeFont, int, int]]:
-    """(text, font, width of the page it was drawn on, width of the picture) for every line of every render."""
-    texts: list[tuple[str, Any, int, int]] = []
+def drawn_text() -> list[tuple[str, ImageFont.FreeTypeFont, int, int, str]]:
+    """(text, font, width of the page it was drawn on, width of the picture, language) for every line of every
+    render."""
+    texts: list[tuple[str, Any, int, int, str]] = []
     originals = {cls: cls.__dict__["text"] for cls in (ImageDraw.ImageDraw, base.BoardDraw)}
 
     def recording(original: Any) -> Any:
         def text(self: ImageDraw.ImageDraw, xy: Any, words: Any, *args: Any, **kw: Any) -> None:
             used = kw.get("font", args[1] if len(args) > 1 else None)
-            texts.append((str(words), used, self.im.size[0], 0))  # the picture's width is known after the render
+            texts.append((str(words), used, self.im.size[0], 0, ""))  # the picture's width: known after the render
             original(self, xy, words, *args, **kw)
 
         return text
@@ -109,7 +111,8 @@ def drawn_text() -> list[tuple[str, ImageFont.FreeTypeFont, int, int]]:
                 for options in ({}, marks(state)):
                     start = len(texts)
                     width = decode(module.render(state, names, language, layout=LAYOUT[game], **options)).width
-                    texts[start:] = [(text, used, canvas, width) for text, used, canvas, _ in texts[start:]]
+                    drawn = texts[start:]
+                    texts[start:] = [(text, used, canvas, width, language) for text, used, canvas, *_ in drawn]
     finally:
         for cls, original in originals.items():
             cls.text = original  # type: ignore[method-assign]
@@ -122,17 +125,26 @@ def cap_height(used: ImageFont.FreeTypeFont) -> int:
     return bottom - top
 
 
-def test_every_word_is_at_least_7_px_tall_at_400_px(drawn_text: list[tuple[str, Any, int, int]]) -> None:
+def test_every_word_is_at_least_7_px_tall_at_400_px(drawn_text: list[tuple[str, Any, int, int, str]]) -> None:
     assert len(drawn_text) > 2000
     assert {text for text, *_ in drawn_text} >= {"E5", "A", "19", "00", "99"}  # cell names, coordinates, chips
     smallest: dict[str, float] = {}
-    for text, used, canvas, width in drawn_text:
+    for text, used, canvas, width, _ in drawn_text:
         assert isinstance(used, ImageFont.FreeTypeFont), text
         assert canvas in (width, width * iago_view.SCALE), (text, canvas, width)  # the page, or Iago's layer
         size = cap_height(used) * PHONE / canvas
         smallest[text] = min(size, smallest.get(text, size))
     too_small = {text: round(size, 1) for text, size in smallest.items() if size < MIN_CAP}
     assert too_small == {}
+
+
+def test_the_marks_legends_are_in_the_boards_language(drawn_text: list[tuple[str, Any, int, int, str]]) -> None:
+    """The legends of the marks (and every other word of a phone board) are Japanese on a Japanese board: only the
+    notation a player types stays in Latin letters (Iago's "call"; cells, points and spans are single letters)."""
+    japanese = " ".join(text for text, *_, language in drawn_text if language == "ja")
+    english = " ".join(text for text, *_, language in drawn_text if language == "en")
+    assert "Better" in english and "Played" in english and "Where it can go" in english
+    assert set(re.findall(r"[A-Za-z]{2,}", japanese)) <= {"call"}
 
 
 def test_the_landscape_boards_were_not_readable_at_400_px() -> None:

@@ -115,6 +115,8 @@ def test_words_fit_discord_and_name_whose_turn_it_is(
     if state.is_over:
         winner = state.result().winner
         assert winner is None or names[winner] in alt
+    if language == "ja":  # every word Japanese but the notation a player types (cells, spans, "call", "pass")
+        assert set(re.findall(r"[A-Za-z]{2,}", alt + board)) <= {"call", "pass"}
 
 
 def test_the_last_move_is_named_and_a_given_one_wins() -> None:
