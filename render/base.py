@@ -126,7 +126,7 @@ class BoardDraw(ImageDraw.ImageDraw):
 
 class PaletteDraw(ImageDraw.ImageDraw):
     """``ImageDraw`` on a palette image whose every colour is in its palette: each colour's index comes from a dict
-    made once, where Pillow asks the palette object on every shape (a fifth of a Polygo board's drawing, more with
+    made once, where Pillow asks the palette object on every shape (a fifth of a go board's drawing, more with
     marks). The indices are those Pillow finds (the first entry of a colour), so the pixels are the same."""
 
     def __init__(self, image: Image.Image, index: dict[tuple[int, int, int], int]) -> None:
