@@ -6,7 +6,9 @@ are comparable. `python bench/render.py --levels` prints instead what each level
 optimisation) and of ISA-L (what boards use) costs and saves on the last board of each game; `--ja` draws the
 boards in Japanese, with Japanese names. `--sequence` draws every position of one seeded game of each kind once, in
 order, as a game in play does: what a board costs when its words (move number, scores) are new to the process's
-caches, where the default repeats each board.
+caches, where the default repeats each board. `--portrait` draws the phone layout (a game
+with a single layout draws it as always), `--marks` each board with a suggestion, a played move and up to 40
+candidates marked (a hint or an analysis).
 
 "cpu" columns are the rendering thread's own CPU time: on a machine shared with other work, wall-clock p95 also
 counts the time the thread waited for a core.
@@ -117,19 +119,30 @@ def sequence(names: tuple[str, str], language: str) -> None:
     print(f"{'game':<20}{'boards':>10}{'cpu med':>10}{'cpu p95':>10}{'cpu max':>10}")
     for game, title, options in BOARDS:
         renderer = renderer_of(game)
-        renderer.render(games.find(game).new_game(**options), names, language)  # the static layers, once
+        fresh = games.find(game).new_game(**options)
+        renderer.render(fresh, names, language, **render_options(fresh))  # the static layers, once
         rng = random.Random(7)
         state = games.find(game).new_game(**options)
         cpu_times = []
         while True:
+            extra = render_options(state)
             cpu_started = time.thread_time()
-            renderer.render(state, names, language)
+            renderer.render(state, names, language, **extra)
             cpu_times.append((time.thread_time() - cpu_started) * 1000)
             if state.is_over:
                 break
             state.play(rng.choice(state.legal_moves()))
         median, p95 = statistics.median(cpu_times), percentile(cpu_times, 0.95)
         print(f"{title:<20}{len(cpu_times):>10}{median:>10.1f}{p95:>10.1f}{max(cpu_times):>10.1f}")
+
+
+def render_options(state: object) -> dict[str, object]:
+    """The renderer's keyword arguments the command line asks for."""
+    chosen: dict[str, object] = {"layout": "portrait"} if "--portrait" in sys.argv else {}
+    legal = [] if state.chance else state.legal_moves()  # type: ignore[attr-defined]
+    if "--marks" in sys.argv and legal:
+        chosen.update(highlight=legal[:40], suggestion=legal[-1], played=legal[0])
+    return chosen
 
 
 def main() -> None:
@@ -144,12 +157,13 @@ def main() -> None:
     for game, title, options in BOARDS:
         renderer = renderer_of(game)
         for label, state in positions(game, options).items():
+            extra = render_options(state)
             for _ in range(WARMUP):
-                renderer.render(state, names, language)
+                renderer.render(state, names, language, **extra)
             times, cpu_times = [], []
             for _ in range(RUNS):
                 started, cpu_started = time.perf_counter(), time.thread_time()
-                png = renderer.render(state, names, language)
+                png = renderer.render(state, names, language, **extra)
                 times.append((time.perf_counter() - started) * 1000)
                 cpu_times.append((time.thread_time() - cpu_started) * 1000)
             median, p95 = statistics.median(times), percentile(times, 0.95)

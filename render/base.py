@@ -31,6 +31,11 @@ CAPTIVE_RED = (213, 94, 0)  # vermilion: distinct from both sides for every comm
 HIGHLIGHT = (0, 114, 178)  # blue: last move ring
 LEGAL_DOT = (0, 158, 115)  # bluish green: legal move hints
 PANEL = (232, 225, 211)
+# The marks a caller asks for (render/marks.py): each has a shape of its own and a dark outline, so that neither
+# colour vision nor a small screen is needed to tell them apart.
+SUGGESTED = (86, 180, 233)  # sky blue star: the suggested (or better) move, not played
+PLAYED = (204, 121, 167)  # reddish purple cross: the move that was played, in an analysis
+CANDIDATE = LIGHT_PIECE  # light ring with dark edges: where a block or piece can go
 
 HEADER_HEIGHT = 56
 MARGIN = 16
@@ -85,6 +90,11 @@ def _text_mask(
     return text_font.getmask2(text, "L", anchor=anchor, start=start)
 
 
+@lru_cache(maxsize=2048)
+def _text_length(text_font: ImageFont.FreeTypeFont, text: str) -> float:
+    return text_font.getlength(text, "L")
+
+
 class BoardDraw(ImageDraw.ImageDraw):
     """``ImageDraw`` that renders each line of text once per process and position within a pixel: most of a board's
     words (labels, names, counts) are the same from move to move, and FreeType's shaping and rasterising was
@@ -106,6 +116,34 @@ class BoardDraw(ImageDraw.ImageDraw):
         mask, (dx, dy) = _text_mask(font, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
         ink, fill_ink = self._getink(fill)  # type: ignore[arg-type]
         self.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, fill_ink if ink is None else ink)
+
+    def textlength(self, text: str, font: object = None, *args: object, **options: object) -> float:  # type: ignore[override]
+        """The width of a line, measured once per process (headers and legends measure the same words)."""
+        if args or options or self.mode != "RGB" or not isinstance(font, ImageFont.FreeTypeFont) or "\n" in text:
+            return super().textlength(text, font, *args, **options)  # type: ignore[arg-type]
+        return _text_length(font, text)
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """``ImageDraw`` on a palette image whose every colour is in its palette: each colour's index comes from a dict
+    made once, where Pillow asks the palette object on every shape (a fifth of a go board's drawing, more with
+    marks). The indices are those Pillow finds (the first entry of a colour), so the pixels are the same."""
+
+    def __init__(self, image: Image.Image, index: dict[tuple[int, int, int], int]) -> None:
+        super().__init__(image)
+        self.index = index
+
+    def _getink(self, ink: object, fill: object = None) -> tuple[int | None, int | None]:  # type: ignore[override]
+        return super()._getink(self.index.get(ink, ink), self.index.get(fill, fill))  # type: ignore[arg-type]
+
+
+def palette_index(palette: Image.Image) -> dict[tuple[int, int, int], int]:
+    """Each colour of a palette image's palette and its first index, for :class:`PaletteDraw`."""
+    entries = palette.getpalette() or []
+    index: dict[tuple[int, int, int], int] = {}
+    for position in range(0, len(entries), 3):
+        index.setdefault((entries[position], entries[position + 1], entries[position + 2]), position // 3)
+    return index
 
 
 def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -132,21 +170,44 @@ def fit_text(text: str, max_chars: int) -> str:
     return "".join(kept) + "…"
 
 
+NAME_CHARS = 18  # a name in the header never takes more than this (Latin letters; a wide character counts twice)
+
+
+def wrap_to_width(draw: ImageDraw.ImageDraw, text: str, text_font: object, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``: broken at spaces where it has them, else (Japanese) anywhere."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" ") if " " in text else list(text):
+        glue = " " if line and " " in text else ""
+        if line and draw.textlength(line + glue + word, font=text_font) > width:  # type: ignore[arg-type]
+            lines.append(line)
+            line = word
+        else:
+            line += glue + word
+    return [*lines, line] if line else lines
+
+
 def draw_header(
     draw: ImageDraw.ImageDraw,
     width: int,
     sides: Sequence[Side],
     to_move: int | None,
     status: str,
+    status_size: int = 18,
 ) -> None:
-    """Two player chips (the one to move underlined with an arrow) and a status line on the right."""
+    """Two player chips (the one to move underlined with an arrow) and a status line on the right. Names are
+    shortened to leave the status line its room, so a narrow (phone) board never draws one over the other."""
     x = MARGIN
     y = 12
+    room = width - 2 * MARGIN - draw.textlength(status, font=font(status_size)) - 24
+    chars = NAME_CHARS
+    while chars > 6 and sum(_chip_width(draw, side.name, chars) for side in sides) + 16 > room:
+        chars -= 1
     for index, side in enumerate(sides):
         radius = 12
         cy = y + 14
         draw.ellipse((x, cy - radius, x + 2 * radius, cy + radius), fill=side.colour, outline=side.outline, width=2)
-        label = fit_text(displayable(side.name), 18)
+        label = fit_text(displayable(side.name), chars)
         if to_move == index:
             label = "> " + label
         draw.text((x + 2 * radius + 8, cy), label, fill=INK, font=font(20), anchor="lm")
@@ -158,7 +219,12 @@ def draw_header(
                 width=3,
             )
         x += int(2 * radius + 8 + text_width + 28)
-    draw.text((width - MARGIN, y + 14), status, fill=MUTED, font=font(18), anchor="rm")
+    draw.text((width - MARGIN, y + 14), status, fill=MUTED, font=font(status_size), anchor="rm")
+
+
+def _chip_width(draw: ImageDraw.ImageDraw, name: str, chars: int) -> float:
+    """The width a player's chip and name take in the header (the arrow of the player to move included)."""
+    return 24 + 8 + draw.textlength("> " + fit_text(displayable(name), chars), font=font(20)) + 28
 
 
 @lru_cache(maxsize=1)
@@ -228,6 +294,8 @@ BASE_COLOURS: tuple[RGB, ...] = (
     CAPTIVE_RED,
     HIGHLIGHT,
     LEGAL_DOT,
+    SUGGESTED,
+    PLAYED,
 )
 BASE_EDGES: tuple[tuple[RGB, RGB], ...] = ((INK, BACKGROUND), (MUTED, BACKGROUND), (INK, PANEL), (MUTED, PANEL))
 

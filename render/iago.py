@@ -1,17 +1,22 @@
 """Iago board image: the 61-hex board with rows A..I from Dark's side at the bottom, as on the physical game.
 
 Pointy-top hexes make the rows horizontal; numbers run along the lower-left to upper-right diagonals, so the
-labels sit at the bottom and lower-right edges like an Abalone board. Hex edges and disks are drawn at twice
-the size and scaled down so that they are smooth; that happens once per process (see `_layers`), and each
-render only pastes the disks of the cells in use.
+labels sit at the bottom and lower-right edges like an Abalone board, and every empty cell carries its name. Hex
+edges and disks are drawn at twice the size and scaled down so that they are smooth; that happens once per process
+(see `_layers`), and each render only pastes the disks of the cells in use.
+
+The page is 800 px wide with every word at least 20 px tall, so it reads on a phone that shows it 400 px wide; it is
+already taller than wide, so the "portrait" layout the other games offer is the same picture here. Marks a caller
+asks for (a suggested move, the move played, cells to look at) are drawn on the position as it is.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
+from collections.abc import Iterable
+from functools import cache, lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from engines import iago
 from locales import N_, tr
@@ -29,6 +34,8 @@ from render.base import (
     MARGIN,
     MUTED,
     PANEL,
+    PLAYED,
+    SUGGESTED,
     Side,
     displayable,
     draw_header,
@@ -38,15 +45,19 @@ from render.base import (
     font,
     new_canvas,
     shown_names,
+    wrap_to_width,
 )
+from render.iago_text import VARIANTS, alt_text, note_text, text_board
+from render.marks import CANDIDATE_MARK, PLAYED_MARK, SUGGESTED_MARK, Marks, draw_legend, draw_mark, legend_items
 
-WIDTH = 920
+WIDTH = 800
+LAYOUTS = ("landscape", "portrait")  # one picture: see the module's docstring
 HEX = 44  # circumradius of a hex, in final pixels
 SCALE = 2  # supersampling factor for the board
 BOARD_TOP = HEADER_HEIGHT + 8
-BOARD_HEIGHT = int(8 * 1.5 * HEX + 2 * HEX + 2.2 * HEX)  # the cells plus room for the edge labels
+BOARD_HEIGHT = int(8 * 1.5 * HEX + 3 * HEX)  # the cells plus room for the edge labels
 PANEL_TOP = BOARD_TOP + BOARD_HEIGHT + 4
-PANEL_HEIGHT = 156
+PANEL_HEIGHT = 226  # the counts, a note of two lines and a legend
 HEIGHT = PANEL_TOP + PANEL_HEIGHT + MARGIN
 
 INNER_TONE = (226, 208, 172)
@@ -54,13 +65,14 @@ OUTER_TONE = (168, 138, 98)
 CELL_EDGE = (120, 96, 66)
 CENTRE_TONE = (236, 186, 84)  # marigold: the centre stands out from both areas, even under a disk
 CENTRE_MARK = (96, 70, 36)
+CELL_NAME = (80, 60, 36)  # an empty cell's name: dark enough on the outer cells' darker tone
 SQRT3 = math.sqrt(3)
 TONES = (INNER_TONE, OUTER_TONE, CENTRE_TONE)
 PALETTE = fixed_palette(
-    (*BASE_COLOURS, *TONES, CELL_EDGE, CENTRE_MARK),
+    (*BASE_COLOURS, *TONES, CELL_EDGE, CENTRE_MARK, CELL_NAME),
     (
         *BASE_EDGES,
-        *((edge, tone) for edge in (INK, CELL_EDGE, HIGHLIGHT) for tone in TONES),
+        *((edge, tone) for edge in (INK, CELL_EDGE, HIGHLIGHT, CELL_NAME) for tone in TONES),
         (CELL_EDGE, BACKGROUND),
         (CENTRE_MARK, CENTRE_TONE),
         (INK, LIGHT_PIECE),
@@ -69,6 +81,9 @@ PALETTE = fixed_palette(
         (HIGHLIGHT, INK),
         (HIGHLIGHT, CELL_EDGE),
         (HIGHLIGHT, PANEL),
+        (LIGHT_PIECE, CAPTIVE_RED),
+        (SUGGESTED, INK),
+        (PLAYED, INK),
     ),
 )
 
@@ -83,7 +98,8 @@ def _axial_offset(a: float, b: float) -> tuple[float, float]:
     return SQRT3 * HEX * (b - a / 2), -1.5 * HEX * a
 
 
-BOARD_CENTRE = (WIDTH / 2 - 10, BOARD_TOP + BOARD_HEIGHT / 2 - 0.3 * HEX)
+# The row letters reach 35 px further left than the ninth diagonal's cells and label reach right.
+BOARD_CENTRE = (WIDTH / 2 + 17.5, BOARD_TOP + BOARD_HEIGHT / 2 - 0.3 * HEX)
 
 
 def cell_center(name: str) -> tuple[float, float]:
@@ -116,6 +132,7 @@ def _hires_board() -> Image.Image:
         draw.polygon(_hexagon(cx, cy, (HEX - 1) * SCALE), fill=tone, outline=CELL_EDGE, width=2 * SCALE)
     _draw_centre_mark(draw)
     _draw_labels(draw)
+    _draw_cell_names(draw)
     return layer
 
 
@@ -133,8 +150,21 @@ def _draw_centre_mark(draw: ImageDraw.ImageDraw) -> None:
         )
 
 
+LABEL_SIZE = 22
+NAME_SIZE = 21
+NAME_RISE = 9  # px above the cell's centre: the legal-move dot goes below the name
+
+
+def _draw_cell_names(draw: ImageDraw.ImageDraw) -> None:
+    """Every cell's name on the empty board; a disk covers it."""
+    name_font = font(NAME_SIZE * SCALE, bold=True)
+    for name in iago.CELLS:
+        cx, cy = _local(name)
+        draw.text((cx, cy - NAME_RISE * SCALE), name, fill=CELL_NAME, font=name_font, anchor="mm")
+
+
 def _draw_labels(draw: ImageDraw.ImageDraw) -> None:
-    label_font = font(20 * SCALE, bold=True)
+    label_font = font(LABEL_SIZE * SCALE, bold=True)
     for row_index, row in enumerate(iago.ROWS):
         a = row_index - 4
         first = min(b for b in range(-4, 5) if f"{row}{b + 5}" in iago.CELLS)
@@ -168,13 +198,25 @@ def _draw_disk(draw: ImageDraw.ImageDraw, name: str, content: str) -> None:
         _draw_captive(draw, cx, cy, radius, original=content[1])
 
 
+CAPTIVE_BANDS = 4  # light bands across a captive's red rim, like a lifebuoy: a pattern no other disk has
+CAPTIVE_BAND_DEGREES = 22
+CAPTIVE_LETTER = 21  # the original colour's letter on the badge: 10 px tall on a phone
+
+
 def _draw_captive(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, original: str) -> None:
-    """Red side up, with a badge of the original colour carrying its letter: readable without colour."""
-    draw.ellipse(_disk_box(cx, cy, radius), fill=CAPTIVE_RED, outline=INK, width=2 * SCALE)
+    """Red side up, the rim crossed by light bands, with a badge of the original colour carrying its letter:
+    readable without colour (a red disk alone reads as a dark one to red-blind eyes)."""
+    box = _disk_box(cx, cy, radius)
+    draw.ellipse(box, fill=CAPTIVE_RED)
+    for k in range(CAPTIVE_BANDS):
+        middle = 45 + k * 360 / CAPTIVE_BANDS
+        half = CAPTIVE_BAND_DEGREES / 2
+        draw.pieslice(box, middle - half, middle + half, fill=LIGHT_PIECE)
+    draw.ellipse(box, outline=INK, width=2 * SCALE)
     badge, letter_colour = (DARK_PIECE, LIGHT_PIECE) if original == "D" else (LIGHT_PIECE, DARK_PIECE)
     inner = radius * 0.52
     draw.ellipse(_disk_box(cx, cy, inner), fill=badge, outline=INK, width=SCALE)
-    draw.text((cx, cy + SCALE), original, fill=letter_colour, font=font(17 * SCALE, bold=True), anchor="mm")
+    draw.text((cx, cy + SCALE), original, fill=letter_colour, font=font(CAPTIVE_LETTER * SCALE, bold=True), anchor="mm")
 
 
 # One smoothed layer each: the engine's cell values, and the legal-move dot.
@@ -237,44 +279,103 @@ def _paste_cells(
         board.paste(layers[kind].crop(box), (box[0] - origin[0], box[1] - origin[1]), _cell_mask())
 
 
+DOT_DROP = 16  # px below the cell's centre, under its name
+
+
 def _draw_legal_dot(draw: ImageDraw.ImageDraw, name: str) -> None:
+    """Green with a dark rim two pixels wide: on the outer cells' tone, red-blind eyes see the green itself barely
+    (a CIEDE2000 difference of 4), the rim clearly."""
     cx, cy = _local(name)
-    draw.ellipse(_disk_box(cx, cy, 7 * SCALE), fill=LEGAL_DOT, outline=INK, width=SCALE)
+    draw.ellipse(_disk_box(cx, cy + DOT_DROP * SCALE, 8 * SCALE), fill=LEGAL_DOT, outline=INK, width=2 * SCALE)
 
 
 RING_REACH = HEX - 2  # the last-move ring's outer edge plus its smoothing
+LAST_MARK = "last"
+MARK_RADIUS = {SUGGESTED_MARK: 25, PLAYED_MARK: 25, CANDIDATE_MARK: 33}  # the candidate ring goes round the name
 
 
 @cache
-def _ring(name: str) -> Image.Image:
-    """The last-move ring around one cell as a smoothed sprite with transparency. It overlaps the hex edge and
-    the neighbours, so it cannot come from a layer; drawn for the exact position of the cell, so it sits where
-    the double-size drawing put it."""
+def _sprite(kind: str, name: str) -> Image.Image:
+    """A mark on one cell (the last-move ring, or a requested mark) as a smoothed sprite with transparency, drawn
+    at double size for the exact position of the cell, so that it sits where a double-size drawing would put it.
+    The ring overlaps the hex edge and the neighbours, so it cannot come from a layer."""
     left, top, right, bottom = _cell_box(name, RING_REACH)
     sprite = Image.new("RGBA", ((right - left) * SCALE, (bottom - top) * SCALE), (*HIGHLIGHT, 0))
     cx, cy = _local(name)
     cx, cy = cx - left * SCALE, cy - top * SCALE
-    radius = (HEX - 5) * SCALE
-    ImageDraw.Draw(sprite).ellipse(_disk_box(cx, cy, radius), outline=(*HIGHLIGHT, 255), width=5 * SCALE)
+    draw = ImageDraw.Draw(sprite)
+    if kind == LAST_MARK:
+        draw.ellipse(_disk_box(cx, cy, (HEX - 5) * SCALE), outline=(*HIGHLIGHT, 255), width=5 * SCALE)
+    else:
+        draw_mark(draw, kind, cx, cy, MARK_RADIUS[kind] * SCALE, edge=2 * SCALE, band=3 * SCALE)
     return sprite.resize((right - left, bottom - top), Image.Resampling.LANCZOS)
 
 
-def _draw_board(game: iago.IagoGame) -> Image.Image:
+def _ring(name: str) -> Image.Image:
+    return _sprite(LAST_MARK, name)
+
+
+def _cell_of(move: str) -> str:
+    """The cell a move is played on: "E4" or "call E4"."""
+    return move.split()[-1].upper()
+
+
+def _overlays(game: iago.IagoGame, marks: Marks) -> dict[str, list[str]]:
+    """Each cell with sprites on it, in the order they are laid: the last-move ring, then the requested marks."""
+    found: dict[str, list[str]] = {}
+    if game.last_cell is not None:
+        found.setdefault(game.last_cell, []).append(LAST_MARK)
+    for move in marks.highlight:
+        found.setdefault(_cell_of(move), []).append(CANDIDATE_MARK)
+    if marks.played:
+        found.setdefault(_cell_of(marks.played), []).append(PLAYED_MARK)
+    if marks.suggestion:
+        found.setdefault(_cell_of(marks.suggestion), []).append(SUGGESTED_MARK)
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _marked_cell(cell: str, content: str | None, kinds: tuple[str, ...]) -> Image.Image:
+    """A cell (empty, a dot, a disk) with requested marks on it, in the palette's indices. The marks stay inside the
+    cell's round mask, so the cell is put together in RGB (for the smoothed edges) once per process and then pasted
+    like a disk: 40 candidates cost what 40 disks do."""
+    box = _cell_box(cell, CELL_REACH)
+    area = _layers()[content].crop(box)
+    shift = RING_REACH - CELL_REACH  # a sprite's box is the larger one, round the same centre
+    for kind in kinds:
+        sprite = _sprite(kind, cell).crop((shift, shift, shift + area.width, shift + area.height))
+        area.paste(sprite, (0, 0), sprite)
+    return area.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+def _draw_board(game: iago.IagoGame, marks: Marks | None = None) -> Image.Image:
     """The board band in the palette's indices."""
     cells = [(name, content) for name in iago.CELLS if (content := game.cell(name)) is not None]
     cells += [(name, "dot") for name in _legal_cells(game)]
     board = _indexed_layers()[None].copy()
     _paste_cells(board, _indexed_layers(), cells)
+    contents = dict(cells)
+    overlays = _overlays(game, marks or Marks())
+    for cell, kinds in overlays.items():
+        if LAST_MARK not in kinds:
+            box = _cell_box(cell, CELL_REACH)
+            board.paste(_marked_cell(cell, contents.get(cell), tuple(kinds)), box[:2], _cell_mask())
     if game.last_cell is not None:
-        # The ring's smoothed edge blends with the smoothed board under it, so its box is put together in RGB,
-        # with the cells that reach into it, and quantized as the whole board used to be.
-        box = _cell_box(game.last_cell, RING_REACH)
+        # The last-move ring reaches past its cell, and its smoothed edge blends with the smoothed board and the
+        # neighbours under it, so its box is put together in RGB, with the cells that reach into it, and quantized
+        # as the whole board used to be. Only the sprites' own pixels are pasted back.
+        cell = game.last_cell
+        box = _cell_box(cell, RING_REACH)
         area = _layers()[None].crop(box)
-        near = [cell for cell in cells if _overlap(_cell_box(cell[0], CELL_REACH), box)]
+        near = [item for item in cells if _overlap(_cell_box(item[0], CELL_REACH), box)]
         _paste_cells(area, _layers(), near, box[:2])
-        ring = _ring(game.last_cell)
-        area.paste(ring, (0, 0), ring)
-        board.paste(area.quantize(palette=PALETTE, dither=Image.Dither.NONE), box[:2])
+        cover = Image.new("L", area.size, 0)
+        for kind in overlays[cell]:
+            sprite = _sprite(kind, cell)
+            area.paste(sprite, (0, 0), sprite)
+            cover = ImageChops.lighter(cover, sprite.getchannel("A"))
+        mask = cover.point(lambda alpha: 255 if alpha else 0)
+        board.paste(area.quantize(palette=PALETTE, dither=Image.Dither.NONE), box[:2], mask)
     return board
 
 
@@ -287,9 +388,7 @@ def _legal_cells(game: iago.IagoGame) -> list[str]:
     return [move for move in game.legal_moves() if not move.startswith("call")]
 
 
-# Variant names as the status line shows them (the challenge option's labels explain them at length).
-VARIANTS = {"standard": N_("standard"), "loose": N_("loose"), "simple": N_("simple"), "penalty": N_("penalty")}
-COLUMNS = ((N_("Inner"), 330), (N_("Outer"), 450), (N_("Captives"), 570), (N_("Score"), 740))
+COLUMNS = ((N_("Inner"), 340), (N_("Outer"), 435), (N_("Captives"), 535), (N_("Score"), 672))
 
 
 def status(game: iago.IagoGame, language: str = "en") -> str:
@@ -307,18 +406,20 @@ def status(game: iago.IagoGame, language: str = "en") -> str:
     return tr(language, "{winner} wins {score0}–{score1} · {variant}", winner=winner, **scores)
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, game: iago.IagoGame, names: tuple[str, str], language: str) -> None:
+def _draw_panel(
+    draw: ImageDraw.ImageDraw, game: iago.IagoGame, names: tuple[str, str], language: str, marks: Marks
+) -> None:
     top = PANEL_TOP
     draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, top + PANEL_HEIGHT), radius=12, fill=PANEL)
     counts = game.area_counts()
     scores = game.scores()
     simple = game.variant == "simple"
     columns = COLUMNS
-    head_font, body_font, score_font = font(17), font(22), font(24, bold=True)
+    head_font, body_font, score_font = font(20), font(22), font(24, bold=True)
     for title, x in columns:
         draw.text((x, top + 20), tr(language, title), fill=MUTED, font=head_font, anchor="mm")
     for side in (0, 1):
-        y = top + 56 + side * 38
+        y = top + 58 + side * 40
         colour = DARK_PIECE if side == 0 else LIGHT_PIECE
         draw.ellipse((MARGIN + 16, y - 12, MARGIN + 40, y + 12), fill=colour, outline=INK, width=2)
         label = f"{tr(language, iago.SIDES[side])}  {_short(names[side])}"
@@ -329,19 +430,15 @@ def _draw_panel(draw: ImageDraw.ImageDraw, game: iago.IagoGame, names: tuple[str
             draw.text((x, y), str(value), fill=INK, font=body_font, anchor="mm")
         formula = "" if simple else f"{max(inner, 1)} × {max(outer, 1)} = "
         draw.text((columns[3][1], y), f"{formula}{scores[side]}", fill=INK, font=score_font, anchor="mm")
+    y = top + 138
     note = note_text(game, language)
-    if note:
-        draw.text((MARGIN + 16, top + 134), note, fill=HIGHLIGHT, font=font(19, bold=True), anchor="lm")
-
-
-def note_text(game: iago.IagoGame, language: str = "en") -> str:
-    """The panel's note on what the player to move must do, if anything beyond an ordinary move."""
-    if game.call_owed:
-        return tr(language, "A call is owed: you may play call <cell> on any empty cell.")
-    forced = game.forced_capture()
-    if forced and game.variant in ("standard", "simple"):
-        return tr(language, "Capture required: the most disks you can take is {count}.", count=forced)
-    return ""
+    room = WIDTH - 2 * MARGIN - 32
+    for line in wrap_to_width(draw, note, font(20, bold=True), room) if note else []:
+        draw.text((MARGIN + 16, y), line, fill=HIGHLIGHT, font=font(20, bold=True), anchor="lm")
+        y += 28
+    items = legend_items(marks, language)
+    if items:
+        draw_legend(draw, MARGIN + 16, max(y, top + 172), items, 20, WIDTH - MARGIN - 16)
 
 
 def _short(name: str) -> str:
@@ -359,19 +456,36 @@ HEADER_BOX = (0, 0, WIDTH, BOARD_TOP)
 PANEL_BOX = (0, PANEL_TOP, WIDTH, HEIGHT)
 
 
-def render(game: iago.IagoGame, names: tuple[str, str], language: str = "en") -> bytes:
+def render(
+    game: iago.IagoGame,
+    names: tuple[str, str],
+    language: str = "en",
+    *,
+    layout: str = "landscape",
+    highlight: Iterable[str] = (),
+    suggestion: str | None = None,
+    played: str | None = None,
+) -> bytes:
     """PNG of the board, the player to move and both scores, its words in ``language``; reads the game and never
-    changes it."""
+    changes it.
+
+    ``layout``: "landscape" or "portrait", the same picture (it reads on a phone as it is). ``highlight``: cells
+    ("E4", or moves "call E4") to ring as candidates. ``suggestion``: a move marked with a star, not played (a hint,
+    or the better move of an analysis). ``played``: a move marked with a cross (the move an analysis reviews, on
+    the position before it)."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"A layout is one of {', '.join(LAYOUTS)}, not {layout!r}.")
+    marks = Marks.of(highlight, suggestion, played)
     names = shown_names(names, language)
     image, draw = new_canvas(WIDTH, HEIGHT)
     sides = (Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE))
-    draw_header(draw, WIDTH, sides, game.turn, status(game, language))
-    _draw_panel(draw, game, names, language)
+    draw_header(draw, WIDTH, sides, game.turn, status(game, language), status_size=20)
+    _draw_panel(draw, game, names, language, marks)
     page = _indexed_page().copy()
-    page.paste(_draw_board(game), (0, BOARD_TOP))
+    page.paste(_draw_board(game, marks), (0, BOARD_TOP))
     for box in (HEADER_BOX, PANEL_BOX):
         page.paste(image.crop(box).quantize(palette=PALETTE, dither=Image.Dither.NONE), box)
     return encode_indexed(page)
 
 
-__all__ = ["HEIGHT", "WIDTH", "cell_center", "render"]
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "cell_center", "note_text", "render", "text_board"]

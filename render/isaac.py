@@ -1,12 +1,18 @@
-"""ISAAC board image: the 10x10 board with both players' numbers, pieces, counters and a side panel.
+"""ISAAC board image: the 10x10 board with both players' numbers, pieces, counters and a panel.
 
 Black sits at the bottom (rank 1), White at the top. Every square carries its two printed numbers as
 small chips: Black's number on a dark chip in the lower-left corner, White's on a light chip in the
 upper-right corner, so a player of either colour can read their counter's square at a glance.
+
+Two layouts: ``landscape`` (the panel beside the board) and ``portrait`` (the panel under it, the board 87.5% of the
+width, chips and words at least 10 px tall when the image is shown 400 px wide, for a phone). Marks a caller asks
+for (where a piece can go, a suggested move, the move played) are drawn on the position as it is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -25,8 +31,10 @@ from render.base import (
     MARGIN,
     MUTED,
     PANEL,
+    SUGGESTED,
     BoardDraw,
     Side,
+    blend,
     displayable,
     draw_header,
     fit_text,
@@ -36,6 +44,55 @@ from render.base import (
     shown_names,
     to_png,
 )
+from render.isaac_text import alt_text, text_board
+from render.marks import CANDIDATE_MARK, PLAYED_MARK, SUGGESTED_MARK, Marks, draw_legend, draw_mark, legend_items
+
+SQUARE_FILL = (222, 201, 160)
+GRID = (150, 124, 86)
+PIECE_FILL = (DARK_PIECE, LIGHT_PIECE)
+PIECE_TEXT = (LIGHT_PIECE, INK)
+# Black pieces get a light rim so they stand out on the grid lines; white pieces a dark one.
+PIECE_OUTLINE = ((160, 160, 160), INK)
+# A suggested move, not played, shows as a piece tinted sky blue (26-37 from the squares for every eye); the move
+# played, in an analysis, as a piece's outline only: the two tints would be too close for red- and green-blind eyes.
+GHOST_FILL = blend(SUGGESTED, SQUARE_FILL, 0.6)
+PALETTE = fixed_palette(
+    (*BASE_COLOURS, SQUARE_FILL, GRID, *PIECE_OUTLINE, GHOST_FILL),
+    (*BASE_EDGES, (LIGHT_PIECE, DARK_PIECE), (INK, LIGHT_PIECE), (INK, SQUARE_FILL)),
+)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where everything goes in one layout; panel text sizes are the landscape ones plus ``grow``."""
+
+    name: str
+    width: int
+    height: int
+    cell: int
+    gutter: int
+    panel: tuple[int, int, int, int]  # the panel's background: left, top, right, bottom
+    grow: int
+    chip: tuple[int, int, int]  # width, height, font size of a number chip
+    label_size: int
+    value_size: int  # the value printed on a piece
+    counter: tuple[int, int]  # radius, font size
+    hand_unit: int  # px per square of a piece in hand
+    status_size: int
+    columns: bool  # the players side by side under the board (portrait), or one above the other beside it
+
+    @property
+    def board_x(self) -> int:
+        return MARGIN + self.gutter
+
+    @property
+    def board_y(self) -> int:
+        return HEADER_HEIGHT + self.gutter
+
+    @property
+    def board(self) -> int:
+        return self.cell * isaac.SIZE
+
 
 CELL = 58
 GUTTER = 26
@@ -45,29 +102,67 @@ BOARD_Y = HEADER_HEIGHT + GUTTER
 PANEL_X = BOARD_X + BOARD + GUTTER + 12
 WIDTH = 960
 HEIGHT = BOARD_Y + BOARD + GUTTER + MARGIN
-SQUARE_FILL = (222, 201, 160)
-GRID = (150, 124, 86)
-PIECE_FILL = (DARK_PIECE, LIGHT_PIECE)
-PIECE_TEXT = (LIGHT_PIECE, INK)
-# Black pieces get a light rim so they stand out on the grid lines; white pieces a dark one.
-PIECE_OUTLINE = ((160, 160, 160), INK)
-PALETTE = fixed_palette(
-    (*BASE_COLOURS, SQUARE_FILL, GRID, *PIECE_OUTLINE),
-    (*BASE_EDGES, (LIGHT_PIECE, DARK_PIECE), (INK, LIGHT_PIECE), (INK, SQUARE_FILL)),
+LANDSCAPE = Layout(
+    name="landscape",
+    width=WIDTH,
+    height=HEIGHT,
+    cell=CELL,
+    gutter=GUTTER,
+    panel=(PANEL_X, BOARD_Y, WIDTH - MARGIN, BOARD_Y + BOARD),
+    grow=0,
+    chip=(20, 14, 11),
+    label_size=15,
+    value_size=22,
+    counter=(20, 17),
+    hand_unit=16,
+    status_size=18,
+    columns=False,
 )
+PORTRAIT_CELL = 70
+PORTRAIT_GUTTER = 32
+PORTRAIT_PANEL_TOP = HEADER_HEIGHT + 2 * PORTRAIT_GUTTER + PORTRAIT_CELL * isaac.SIZE
+PORTRAIT_PANEL_HEIGHT = 480  # the tallest of 40 seeded games: 333 px of players, then the legend
+PORTRAIT = Layout(
+    name="portrait",
+    width=800,
+    height=PORTRAIT_PANEL_TOP + PORTRAIT_PANEL_HEIGHT + MARGIN,
+    cell=PORTRAIT_CELL,
+    gutter=PORTRAIT_GUTTER,
+    panel=(MARGIN, PORTRAIT_PANEL_TOP, 800 - MARGIN, PORTRAIT_PANEL_TOP + PORTRAIT_PANEL_HEIGHT),
+    grow=6,
+    chip=(30, 21, 20),
+    label_size=20,
+    value_size=28,
+    counter=(25, 22),
+    hand_unit=20,
+    status_size=20,
+    columns=True,
+)
+LAYOUTS = {layout.name: layout for layout in (LANDSCAPE, PORTRAIT)}
 
 
-def square_center(square: str) -> tuple[float, float]:
+def layout_of(name: str) -> Layout:
+    try:
+        return LAYOUTS[name]
+    except KeyError:
+        raise ValueError(f"A layout is one of {', '.join(LAYOUTS)}, not {name!r}.") from None
+
+
+def square_center(square: str, layout: str = "landscape") -> tuple[float, float]:
     """Pixel centre of a square such as ``c3`` in the rendered image."""
+    shape = layout_of(layout)
     index = isaac.black_number(square)
     rank_index, file = divmod(index, isaac.SIZE)
-    return (BOARD_X + (file + 0.5) * CELL, BOARD_Y + (isaac.SIZE - 1 - rank_index + 0.5) * CELL)
+    return (
+        shape.board_x + (file + 0.5) * shape.cell,
+        shape.board_y + (isaac.SIZE - 1 - rank_index + 0.5) * shape.cell,
+    )
 
 
-def _span_box(span: str, inset: float) -> tuple[float, float, float, float]:
+def _span_box(span: str, inset: float, layout: Layout) -> tuple[float, float, float, float]:
     first, last = span.split("-")
-    (x1, y1), (x2, y2) = square_center(first), square_center(last)
-    half = CELL / 2 - inset
+    (x1, y1), (x2, y2) = square_center(first, layout.name), square_center(last, layout.name)
+    half = layout.cell / 2 - inset
     return (min(x1, x2) - half, min(y1, y2) - half, max(x1, x2) + half, max(y1, y2) + half)
 
 
@@ -75,6 +170,12 @@ def _length(span: str) -> int:
     first, last = (isaac.black_number(end) for end in span.split("-"))
     gap = last - first  # under 10 along a rank, a multiple of 10 along a file
     return gap + 1 if gap < isaac.SIZE else gap // isaac.SIZE + 1
+
+
+def _squares(span: str) -> list[str]:
+    first, last = (isaac.black_number(end) for end in span.split("-"))
+    step = 1 if last - first < isaac.SIZE else isaac.SIZE
+    return [isaac.square_name(index % isaac.SIZE, index // isaac.SIZE + 1) for index in range(first, last + 1, step)]
 
 
 def _span_of_move(move: str) -> str:
@@ -87,88 +188,97 @@ def _last_action(game: isaac.IsaacGame) -> str | None:
 
 
 @cache
-def _empty_board(chips: bool = True) -> Image.Image:
+def _empty_board(chips: bool = True, layout: Layout = LANDSCAPE) -> Image.Image:
     """The page with the empty board (grid, edge labels and, unless `chips` is false, every square's number
     chips) and the panel's background. It never changes, so it is drawn once and copied per render: the 200
     chip labels alone took a tenth of a render."""
-    image, draw = new_canvas(WIDTH, HEIGHT)
-    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD, BOARD_Y + BOARD), fill=SQUARE_FILL)
+    image, draw = new_canvas(layout.width, layout.height)
+    x, y, board, cell = layout.board_x, layout.board_y, layout.board, layout.cell
+    draw.rectangle((x, y, x + board, y + board), fill=SQUARE_FILL)
     for k in range(isaac.SIZE + 1):
-        offset = k * CELL
-        draw.line((BOARD_X + offset, BOARD_Y, BOARD_X + offset, BOARD_Y + BOARD), fill=GRID, width=1)
-        draw.line((BOARD_X, BOARD_Y + offset, BOARD_X + BOARD, BOARD_Y + offset), fill=GRID, width=1)
-    draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + BOARD, BOARD_Y + BOARD), outline=INK, width=2)
+        offset = k * cell
+        draw.line((x + offset, y, x + offset, y + board), fill=GRID, width=1)
+        draw.line((x, y + offset, x + board, y + offset), fill=GRID, width=1)
+    draw.rectangle((x, y, x + board, y + board), outline=INK, width=2)
     if chips:
-        small = font(11, True)
+        chip_w, chip_h, size = layout.chip
+        small = font(size, True)
         for file in range(isaac.SIZE):
             for rank in range(1, isaac.SIZE + 1):
                 square = isaac.square_name(file, rank)
-                left, top, _, _ = _square_box(square)
-                _number_chip(draw, (left + 3, top + CELL - 17), isaac.black_number(square), 0, small)
-                _number_chip(draw, (left + CELL - 23, top + 3), isaac.white_number(square), 1, small)
-    _edge_labels(draw)
-    draw.rounded_rectangle((PANEL_X, BOARD_Y, WIDTH - MARGIN, BOARD_Y + BOARD), radius=10, fill=PANEL)
+                left, top, _, _ = _square_box(square, layout)
+                _number_chip(draw, (left + 3, top + cell - chip_h - 3), isaac.black_number(square), 0, small, layout)
+                _number_chip(draw, (left + cell - chip_w - 3, top + 3), isaac.white_number(square), 1, small, layout)
+    _edge_labels(draw, layout)
+    draw.rounded_rectangle(layout.panel, radius=10, fill=PANEL)
     return image
 
 
-def _square_box(square: str) -> tuple[int, int, int, int]:
-    cx, cy = square_center(square)
-    left, top = round(cx - CELL / 2), round(cy - CELL / 2)
-    return left, top, left + CELL, top + CELL
+def _square_box(square: str, layout: Layout) -> tuple[int, int, int, int]:
+    cx, cy = square_center(square, layout.name)
+    left, top = round(cx - layout.cell / 2), round(cy - layout.cell / 2)
+    return left, top, left + layout.cell, top + layout.cell
 
 
-def _board_image(game: isaac.IsaacGame) -> Image.Image:
+def _board_image(game: isaac.IsaacGame, layout: Layout) -> Image.Image:
     """A copy of the empty board whose squares under pieces lose their chips: the piece hides the printed
     numbers, as on the real board, and its rounded corners leave a chip's edge in view."""
-    image = _empty_board().copy()
+    image = _empty_board(True, layout).copy()
+    cell = layout.cell
     for span, _ in game.pieces():
         first, last = span.split("-")
-        left, top, _, _ = _square_box(first)
-        right, bottom = _square_box(last)[2:]
-        box = (min(left, right - CELL), min(top, bottom - CELL), max(right, left + CELL), max(bottom, top + CELL))
-        image.paste(_empty_board(chips=False).crop(box), box)
+        left, top, _, _ = _square_box(first, layout)
+        right, bottom = _square_box(last, layout)[2:]
+        box = (min(left, right - cell), min(top, bottom - cell), max(right, left + cell), max(bottom, top + cell))
+        image.paste(_empty_board(False, layout).crop(box), box)
     return image
 
 
 def _number_chip(
-    draw: ImageDraw.ImageDraw, at: tuple[float, float], number: int, owner: int, text_font: object
+    draw: ImageDraw.ImageDraw, at: tuple[float, float], number: int, owner: int, text_font: object, layout: Layout
 ) -> None:
     x, y = at
-    draw.rounded_rectangle((x, y, x + 20, y + 14), radius=4, fill=PIECE_FILL[owner], outline=INK)
-    draw.text((x + 10, y + 7.5), f"{number:02d}", fill=PIECE_TEXT[owner], font=text_font, anchor="mm")
+    width, height, _ = layout.chip
+    draw.rounded_rectangle((x, y, x + width, y + height), radius=4, fill=PIECE_FILL[owner], outline=INK)
+    draw.text(
+        (x + width / 2, y + height / 2 + 0.5), f"{number:02d}", fill=PIECE_TEXT[owner], font=text_font, anchor="mm"
+    )
 
 
-def _edge_labels(draw: ImageDraw.ImageDraw) -> None:
-    label = font(15, True)
+def _edge_labels(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
+    label = font(layout.label_size, True)
+    gutter, x0, y0, board = layout.gutter, layout.board_x, layout.board_y, layout.board
     for file in range(isaac.SIZE):
-        x, _ = square_center(isaac.square_name(file, 1))
-        draw.text((x, BOARD_Y + BOARD + GUTTER / 2), isaac.FILES[file], fill=INK, font=label, anchor="mm")
-        draw.text((x, BOARD_Y - GUTTER / 2), isaac.FILES[file], fill=MUTED, font=label, anchor="mm")
+        x, _ = square_center(isaac.square_name(file, 1), layout.name)
+        draw.text((x, y0 + board + gutter / 2), isaac.FILES[file], fill=INK, font=label, anchor="mm")
+        draw.text((x, y0 - gutter / 2), isaac.FILES[file], fill=MUTED, font=label, anchor="mm")
     for rank in range(1, isaac.SIZE + 1):
-        _, y = square_center(isaac.square_name(0, rank))
-        draw.text((BOARD_X - GUTTER / 2, y), str(rank), fill=INK, font=label, anchor="mm")
-        draw.text((BOARD_X + BOARD + GUTTER / 2, y), str(rank), fill=MUTED, font=label, anchor="mm")
+        _, y = square_center(isaac.square_name(0, rank), layout.name)
+        draw.text((x0 - gutter / 2, y), str(rank), fill=INK, font=label, anchor="mm")
+        draw.text((x0 + board + gutter / 2, y), str(rank), fill=MUTED, font=label, anchor="mm")
 
 
-def _draw_pieces(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame) -> None:
-    value_font = font(22, True)
+def _draw_pieces(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, layout: Layout) -> None:
+    value_font = font(layout.value_size, True)
+    inset = round(layout.cell * 0.1)
+    radius = round(layout.cell * 0.24)
     for span, owner in game.pieces():
-        box = _span_box(span, inset=6)
-        draw.rounded_rectangle(box, radius=14, fill=PIECE_FILL[owner], outline=PIECE_OUTLINE[owner], width=2)
+        box = _span_box(span, inset, layout)
+        draw.rounded_rectangle(box, radius=radius, fill=PIECE_FILL[owner], outline=PIECE_OUTLINE[owner], width=2)
         length = _length(span)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         draw.text((cx, cy), str(isaac.VALUES[length]), fill=PIECE_TEXT[owner], font=value_font, anchor="mm")
 
 
-def _draw_last_move(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame) -> None:
+def _draw_last_move(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, layout: Layout) -> None:
     move = _last_action(game)
     if move is None:
         return
     if move.startswith("x "):
         # Dashed, so the place of a removed piece never reads as a piece.
-        _dashed_box(draw, _span_box(_span_of_move(move), inset=4))
+        _dashed_box(draw, _span_box(_span_of_move(move), 4, layout))
     else:
-        draw.rounded_rectangle(_span_box(move, inset=2), radius=16, outline=HIGHLIGHT, width=4)
+        draw.rounded_rectangle(_span_box(move, 2, layout), radius=round(layout.cell * 0.28), outline=HIGHLIGHT, width=4)
 
 
 def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
@@ -188,21 +298,71 @@ def _dashed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float
             pos += dash + gap
 
 
-def _draw_counters(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame) -> None:
+def _draw_counters(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, layout: Layout) -> None:
     scores = game.scores()
+    radius, size = layout.counter
     for player in (0, 1):
         square = game.counter_square(player)
         if square is None:
             continue
-        cx, cy = square_center(square)
-        radius = 20
+        cx, cy = square_center(square, layout.name)
         draw.ellipse(
             (cx - radius, cy - radius, cx + radius, cy + radius),
             fill=PIECE_FILL[player],
             outline=CAPTIVE_RED,
             width=5,
         )
-        draw.text((cx, cy), str(scores[player]), fill=PIECE_TEXT[player], font=font(17, True), anchor="mm")
+        draw.text((cx, cy), str(scores[player]), fill=PIECE_TEXT[player], font=font(size, True), anchor="mm")
+
+
+# ------------------------------------------------------------------------------------------ requested marks
+
+
+def _highlighted_squares(items: Iterable[str]) -> list[str]:
+    """The squares to ring for the highlighted items: a square ("c3") itself, a placement every square of its piece,
+    a removal the first square of its piece (leaving the piece's value in view)."""
+    found: dict[str, None] = {}
+    for item in items:
+        text = item.strip().lower()
+        if text == "pass":
+            continue
+        span = _span_of_move(text)
+        if text.startswith("x "):
+            found[span.split("-")[0]] = None
+        else:
+            found.update(dict.fromkeys(_squares(span) if "-" in span else [span]))
+    return list(found)
+
+
+def _ghost(draw: ImageDraw.ImageDraw, move: str, kind: str, layout: Layout, smaller: bool) -> None:
+    """A move not played. A placement: its piece (tinted when suggested, an outline when played), the mark in its
+    middle; a removal: the mark on the piece's first square, leaving its value in view."""
+    text = move.strip().lower()
+    if text == "pass":
+        return
+    span = _span_of_move(text)
+    if text.startswith("x "):
+        cx, cy = square_center(span.split("-")[0], layout.name)
+    else:
+        box = _span_box(span, round(layout.cell * 0.1), layout)
+        fill = GHOST_FILL if kind == SUGGESTED_MARK else None
+        draw.rounded_rectangle(box, radius=round(layout.cell * 0.24), fill=fill, outline=INK, width=3)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    draw_mark(draw, kind, cx, cy, layout.cell * (0.24 if smaller else 0.36))
+
+
+def _draw_requested(draw: ImageDraw.ImageDraw, marks: Marks, layout: Layout) -> None:
+    for square in _highlighted_squares(marks.highlight):
+        cx, cy = square_center(square, layout.name)
+        draw_mark(draw, CANDIDATE_MARK, cx, cy, layout.cell * 0.15, edge=1)
+    if marks.played:
+        _ghost(draw, marks.played, PLAYED_MARK, layout, smaller=False)
+    if marks.suggestion:
+        same_place = marks.played is not None and _span_of_move(marks.played) == _span_of_move(marks.suggestion)
+        _ghost(draw, marks.suggestion, SUGGESTED_MARK, layout, smaller=same_place)
+
+
+# ------------------------------------------------------------------------------------------------ panel
 
 
 def status(game: isaac.IsaacGame, language: str = "en") -> str:
@@ -229,52 +389,64 @@ def status(game: isaac.IsaacGame, language: str = "en") -> str:
 
 
 def _player_panel(
-    draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, player: int, name: str, top: float, language: str
+    draw: ImageDraw.ImageDraw,
+    game: isaac.IsaacGame,
+    player: int,
+    name: str,
+    x: float,
+    top: float,
+    language: str,
+    layout: Layout,
 ) -> float:
-    """One player's block in the side panel; returns the y below it."""
-    x = PANEL_X + 12
-    draw.ellipse((x, top + 2, x + 22, top + 24), fill=PIECE_FILL[player], outline=INK, width=2)
-    draw.text((x + 30, top + 13), fit_text(displayable(name), 16), fill=INK, font=font(18, True), anchor="lm")
-    y = top + 34
+    """One player's block in the panel; returns the y below it."""
+    grow = layout.grow
+    small = font(14 + grow)
+    line = 18 + grow
+    disc = 22 + grow
+    draw.ellipse((x, top + 2, x + disc, top + 2 + disc), fill=PIECE_FILL[player], outline=INK, width=2)
+    name_font = font(18 + grow, True)
+    draw.text(
+        (x + disc + 8, top + 2 + disc / 2), fit_text(displayable(name), 16), fill=INK, font=name_font, anchor="lm"
+    )
+    y = top + disc + 12
     if game.phase != isaac.PLACEMENT:
-        draw.text(
-            (x, y),
-            tr(language, "Score {score}", score=game.scores()[player]),
-            fill=INK,
-            font=font(22, True),
-            anchor="lt",
-        )
-        y += 30
-    draw.text((x, y), tr(language, "In hand"), fill=MUTED, font=font(14), anchor="lt")
-    y += 20
+        score = tr(language, "Score {score}", score=game.scores()[player])
+        draw.text((x, y), score, fill=INK, font=font(22 + grow, True), anchor="lt")
+        y += 30 + grow
+    draw.text((x, y), tr(language, "In hand"), fill=MUTED, font=small, anchor="lt")
+    y += 20 + grow
     hand = game.in_hand(player)
     shown = [length for length in isaac.LENGTHS if hand[length]]
+    unit, bar_height = layout.hand_unit, 16 + grow
     for length in shown:
-        bar = (x, y, x + length * 16, y + 16)
+        bar = (x, y, x + length * unit, y + bar_height)
         draw.rounded_rectangle(bar, radius=7, fill=PIECE_FILL[player], outline=PIECE_OUTLINE[player], width=2)
         mid = (bar[0] + bar[2]) / 2
-        draw.text((mid, y + 8), str(isaac.VALUES[length]), fill=PIECE_TEXT[player], font=font(12, True), anchor="mm")
+        value_font = font(12 + grow + grow // 3, True)
+        draw.text(
+            (mid, y + bar_height / 2), str(isaac.VALUES[length]), fill=PIECE_TEXT[player], font=value_font, anchor="mm"
+        )
         count = tr(language, "×{count}  ({length} sq)", count=hand[length], length=length)
-        draw.text((x + 7 * 16 + 10, y + 8), count, fill=INK, font=font(14), anchor="lm")
-        y += 21
+        draw.text((x + 7 * unit + 10, y + bar_height / 2), count, fill=INK, font=small, anchor="lm")
+        y += bar_height + 5
     if not shown:
-        draw.text((x, y), tr(language, "none"), fill=INK, font=font(14), anchor="lt")
-        y += 21
+        draw.text((x, y), tr(language, "none"), fill=INK, font=small, anchor="lt")
+        y += 21 + grow
     y += 4
     removed = game.removed(player)
-    draw.text((x, y), tr(language, "Removed"), fill=MUTED, font=font(14), anchor="lt")
-    y += 19
-    for line in _wrap(", ".join(removed) or tr(language, "none"), 30):
-        draw.text((x, y), line, fill=INK, font=font(14), anchor="lt")
-        y += 18
+    draw.text((x, y), tr(language, "Removed"), fill=MUTED, font=small, anchor="lt")
+    y += 19 + grow
+    for text in _wrap(", ".join(removed) or tr(language, "none"), 30):
+        draw.text((x, y), text, fill=INK, font=small, anchor="lt")
+        y += line
     notes = []
     if game.phase == isaac.SCORING:
         notes.append(tr(language, "Next removal: {length}+ squares", length=game.min_removal_length(player)))
     if game.out[player] and not game.is_over:
         notes.append(tr(language, "Passed: out of this phase"))
     for note in notes:
-        draw.text((x, y + 2), note, fill=INK, font=font(14, True), anchor="lt")
-        y += 19
+        draw.text((x, y + 2), note, fill=INK, font=font(14 + grow, True), anchor="lt")
+        y += 19 + grow
     return y + 10
 
 
@@ -288,21 +460,52 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, names: tuple[str, str], language: str) -> None:
-    # White's block on top, next to White's edge of the board; Black's below.
-    y = _player_panel(draw, game, 1, names[1], BOARD_Y + 10, language)
-    draw.line((PANEL_X + 10, y, WIDTH - MARGIN - 10, y), fill=MUTED, width=1)
-    y = _player_panel(draw, game, 0, names[0], y + 10, language)
-    x = PANEL_X + 12
-    bottom = BOARD_Y + BOARD - 12
+def _draw_panel(
+    draw: ImageDraw.ImageDraw,
+    game: isaac.IsaacGame,
+    names: tuple[str, str],
+    language: str,
+    layout: Layout,
+    marks: Marks,
+) -> tuple[float, float]:
+    """The panel's words; returns the y below the players' blocks and the top of the legend (a test keeps the
+    first above the second)."""
+    left, top, right, bottom = layout.panel
+    x = left + 12
+    if layout.columns:
+        # Black on the left, White on the right, under Black's edge of the board.
+        middle = (left + right) / 2
+        below = max(
+            _player_panel(draw, game, 0, names[0], x, top + 10, language, layout),
+            _player_panel(draw, game, 1, names[1], middle + 8, top + 10, language, layout),
+        )
+    else:
+        # White's block on top, next to White's edge of the board; Black's below.
+        y = _player_panel(draw, game, 1, names[1], x, top + 10, language, layout)
+        draw.line((left + 10, y, right - 10, y), fill=MUTED, width=1)
+        below = _player_panel(draw, game, 0, names[0], x, y + 10, language, layout)
+    size = 14 + layout.grow
+    step = size + 4
     legend = [
         last_line(game, language),
         tr(language, "Chips: dark = Black's numbers,"),
         tr(language, "light = White's numbers"),
     ]
+    if layout.columns:
+        legend[1:] = [f"{legend[1]} {legend[2]}"]
+    line_bottom = bottom - 12
     for k, line in enumerate(reversed(legend)):
         colour = INK if k == len(legend) - 1 else MUTED
-        draw.text((x, bottom - 18 * k), line, fill=colour, font=font(14), anchor="lb")
+        draw.text((x, line_bottom - step * k), line, fill=colour, font=font(size), anchor="lb")
+    legend_top = line_bottom - step * len(legend) - 4
+    items = legend_items(marks, language)
+    if items:
+        rows = 1 if layout.columns else len(items)
+        first_middle = legend_top - (rows - 1) * (size + 8) - size / 2
+        room = right - 12 if layout.columns else x + 1  # beside the board: one mark a line
+        draw_legend(draw, x, first_middle, items, size, room)
+        legend_top = first_middle - size / 2 - 4
+    return below, legend_top
 
 
 def last_line(game: isaac.IsaacGame, language: str = "en") -> str:
@@ -315,15 +518,37 @@ def last_line(game: isaac.IsaacGame, language: str = "en") -> str:
     return tr(language, "Last: {move}", move=action)
 
 
-def render(game: isaac.IsaacGame, names: tuple[str, str], language: str = "en") -> bytes:
-    """The board as PNG bytes, its words in ``language``; reads the game only."""
+def render(
+    game: isaac.IsaacGame,
+    names: tuple[str, str],
+    language: str = "en",
+    *,
+    layout: str = "landscape",
+    highlight: Iterable[str] = (),
+    suggestion: str | None = None,
+    played: str | None = None,
+) -> bytes:
+    """The board as PNG bytes, its words in ``language``; reads the game only.
+
+    ``layout``: "landscape" (the panel beside the board) or "portrait" (under it, for a phone). ``highlight``:
+    squares ("c3": where a chosen piece may start) and moves ("c3-g3": where it would lie), each square marked with
+    a candidate ring. ``suggestion``: a placement or removal shown as an outline with a star, not played (a hint, or
+    the better move of an analysis). ``played``: the same with a cross (the move an analysis reviews, on the
+    position before it)."""
+    shape = layout_of(layout)
+    marks = Marks.of(highlight, suggestion, played)
     names = shown_names(names, language)
-    image = _board_image(game)
+    image = _board_image(game, shape)
     draw = BoardDraw(image)
     sides = [Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE)]
-    draw_header(draw, WIDTH, sides, game.turn, status(game, language))
-    _draw_pieces(draw, game)
-    _draw_last_move(draw, game)
-    _draw_counters(draw, game)
-    _draw_panel(draw, game, names, language)
+    draw_header(draw, shape.width, sides, game.turn, status(game, language), shape.status_size)
+    _draw_pieces(draw, game, shape)
+    _draw_last_move(draw, game, shape)
+    _draw_counters(draw, game, shape)
+    if marks:
+        _draw_requested(draw, marks, shape)
+    _draw_panel(draw, game, names, language, shape, marks)
     return to_png(image, PALETTE)
+
+
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "render", "square_center", "text_board"]

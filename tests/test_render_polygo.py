@@ -5,12 +5,15 @@ from __future__ import annotations
 import io
 import random
 
+import numpy as np
 import pytest
 from PIL import Image
 
 from engines import polygo
 from render import polygo as view
+from render.base import LIGHT_PIECE
 from tests.test_polygo_engine import BLACK_FINISHES
+from tests.test_render_reference import Changed
 
 NAMES = ("Alice", "Bob")
 
@@ -112,3 +115,47 @@ def test_render_dice_for_every_face(face: int) -> None:
 def test_render_dice_rejects_other_faces() -> None:
     with pytest.raises(ValueError):
         view.render_dice(7)
+
+
+def light_blobs(image: Image.Image, box: tuple[int, int, int, int], least: int = 20) -> list[tuple[int, int, int, int]]:
+    """Bounding boxes (in the image) of the connected areas of White's stone colour in ``box``."""
+    left, top, right, bottom = box
+    width = right - left
+    pixels = np.asarray(image.crop(box), dtype=np.int16)
+    light = (np.abs(pixels - np.array(LIGHT_PIECE)).max(axis=2) <= 6).ravel().tolist()
+    seen = [False] * len(light)
+    blobs = []
+    for start, hit in enumerate(light):
+        if not hit or seen[start]:
+            continue
+        seen[start], stack, members = True, [start], []
+        while stack:
+            at = stack.pop()
+            members.append(at)
+            x, y = at % width, at // width
+            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                near = ny * width + nx
+                if 0 <= nx < width and 0 <= ny < bottom - top and light[near] and not seen[near]:
+                    seen[near] = True
+                    stack.append(near)
+        if len(members) >= least:
+            xs, ys = [m % width for m in members], [m // width for m in members]
+            blobs.append((left + min(xs), top + min(ys), left + max(xs) + 1, top + max(ys) + 1))
+    return blobs
+
+
+@pytest.mark.parametrize("layout", ["landscape", "portrait"])
+@pytest.mark.parametrize("face", range(1, 7))
+def test_the_panel_shows_every_stone_of_every_block_of_a_roll(face: int, layout: str) -> None:
+    """Issue 24: the analysis board clipped the second block of a 6 (S or Z) at the panel's edge. The die and each
+    stone of each block are separate light areas, all inside the panel."""
+    game = finished_game()
+    placing = Changed(game, turn=1, die=face, legal_moves=lambda: ["A7 B7"], is_over=False)
+    image = decode(view.render(placing, NAMES, layout=layout))
+    shape = view.layout_of(layout)
+    left, top, right, bottom = shape.panel
+    blobs = light_blobs(image, (left + 4, top + 4, min(right + 40, image.width), bottom - 4))
+    stones = sum(len(block) for block in view.PolygoGame.blocks_for(face))
+    die = 1
+    assert len(blobs) >= stones + die
+    assert all(blob[2] <= right - 4 for blob in blobs), blobs
