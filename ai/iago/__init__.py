@@ -18,7 +18,7 @@ from typing import Any
 from ai.iago.alphabeta import IagoSearch
 from ai.iago.board import CALL, INDEX, Board
 from ai.iago.evaluation import evaluate
-from ai.search import pick, think
+from ai.search import Analysis, Deadline, SearchTimeout, pick, think
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,25 @@ def choose_move(
 
 
 def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
-    """``ai.search.GameAI.analyse_position`` for Iago: level 4's search, its best move and value."""
+    """``ai.search.GameAI.analyse_position`` for Iago: level 4's search, its best move and value.
+
+    Unlike a choice, a forced move is searched too: its value is what the analysis compares."""
     budget = None if budget_s == math.inf else budget_s
-    return think(_search(False), state, LEVELS[4].max_depth, budget).best()
+    search = _search(False)
+    deadline = Deadline(budget)
+    deadline.armed = False
+    values, exact = search.root_values(state, 1, deadline)
+    analysis = Analysis(values, 1, exact)
+    deadline.armed = budget is not None
+    for depth in range(2, LEVELS[4].max_depth + 1):
+        if analysis.exact or deadline.expired():
+            break
+        try:
+            values, exact = search.root_values(state, depth, deadline)
+        except SearchTimeout:
+            break
+        analysis = Analysis(values, depth, exact)
+    return analysis.best()
 
 
 __all__ = ["CALL", "INDEX", "LEVELS", "Board", "analyse_position", "choose_move", "evaluate"]
