@@ -24,6 +24,8 @@ SHARED = [
     "games/__init__.py",
     "render/base.py",
     "bench/interaction.py",
+    "bench/uct.py",
+    "bench/players.py",
 ]
 
 
