@@ -1,10 +1,11 @@
 """Fixed-work matches between Iago searches: ``python bench/tune_iago.py net@3 hand@3 --pairs 20``.
 
-A player is ``random``, ``hand@D`` (the old hand-weighted evaluation searched D plies), ``net@D`` (the learned
-evaluation, D plies; ``net@D=path`` reads another weights file) or ``L1``..``L4`` (the levels as shipped, timed;
-``L3@D`` caps the depth with no clock, which makes it fixed work). Games come in pairs from the same seeded random
-opening with the sides swapped. Prints the first player's score with a 95% interval, and seconds per move. Used
-to compare weights and depths while developing: fixed depths give the same answer however loaded the machine is.
+Players: ``random``; ``uct:N`` or ``uct~S`` (bench/uct.py with N iterations or S seconds a move); ``mcts@N`` or
+``mcts~S`` (ai/iago/mcts.py); ``net@D`` (alpha-beta on the learned evaluation, D plies; ``net@D=path`` reads
+another weights file) or ``net~S`` (S seconds); ``hand@D`` (the old hand-weighted evaluation, D plies); and
+``L1``..``L4`` (the levels as shipped; ``L3@D`` passes ``max_depth=D`` with no clock, which makes it fixed work).
+Games come in pairs from the same seeded random opening with the sides swapped. Prints the first player's score
+with a 95% interval, and seconds per move. Fixed work gives the same answer however loaded the machine is.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import iago
-from ai.iago.alphabeta import IagoSearch
-from ai.iago.board import hand_evaluate
+from ai.iago.alphabeta import IagoSearch, move_name
+from ai.iago.board import Board, hand_evaluate
 from ai.iago.evaluation import Evaluator, load
-from ai.search import think
+from ai.iago.mcts import TreeSearch
+from ai.search import Deadline, think
+from bench.uct import UCT, best_child
 from engines import iago as engine
 
 Player = Callable[[Any, random.Random], str]
@@ -39,6 +42,46 @@ def make_player(spec: str) -> Player:
         budget = math.inf if depth else None
         cap = int(depth) if depth else None
         return lambda state, rng: iago.choose_move(state.copy(), int(level), rng, budget_s=budget, max_depth=cap)
+    if spec.startswith(("uct:", "uct~")):
+        searcher = UCT(1)
+        amount = float(spec[4:])
+
+        def reference(state: Any, rng: random.Random) -> str:
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                return moves[0]
+            searcher.rng.seed(rng.randrange(1 << 62))
+            if spec[3] == ":":
+                root = searcher.search(state, int(amount))
+            else:
+                root = searcher.search(state, 10**9, seconds=amount)
+            return best_child(root).move  # type: ignore[return-value]
+
+        return reference
+    if spec.startswith(("mcts@", "mcts~")):
+        amount = float(spec[5:])
+        timed = spec[4] == "~"
+
+        def tree(state: Any, rng: random.Random) -> str:
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                return moves[0]
+            board = Board.from_game(state)
+            deadline = Deadline(amount if timed else None)
+            stats = TreeSearch(iago.evaluate).run(board, 10**9 if timed else int(amount), deadline)
+            return move_name(max(stats, key=lambda m: stats[m]))
+
+        return tree
+    if spec.startswith("net~"):
+        seconds = float(spec[4:])
+
+        def timed_search(state: Any, rng: random.Random) -> str:
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                return moves[0]
+            return think(IagoSearch(False, iago.evaluate), state, 64, seconds).best()[0]
+
+        return timed_search
     kind, _, rest = spec.partition("@")
     depth_text, _, path = rest.partition("=")
     depth = int(depth_text)

@@ -179,11 +179,12 @@ def test_depth_bound_choice_is_deterministic_for_a_seed() -> None:
     assert iago.choose_move(state.copy(), 4, random.Random(3), budget_s=math.inf, max_depth=3) == deep
 
 
-def test_levels_get_deeper_or_sharper_up_the_ladder() -> None:
-    levels = [iago.LEVELS[n] for n in ai.LEVELS]
-    for lower, upper in zip(levels, levels[1:], strict=False):
-        assert (upper.max_depth, -upper.temperature) >= (lower.max_depth, -lower.temperature)
-    assert levels[-1].temperature == 0
+def test_levels_think_more_up_the_ladder() -> None:
+    # weaker the natural way: a softmax over one-ply values at level 1, then more iterations of the search
+    work = [iago.LEVELS[n].iterations for n in ai.LEVELS]
+    assert work[0] == 0 and iago.LEVELS[1].temperature > 0
+    assert work[1] < work[2] and work[3] is None  # level 4: as many as its time allows
+    assert iago.LEVELS[4].budget_s >= iago.LEVELS[3].budget_s and iago.LEVELS[4].temperature == 0
 
 
 def solve(state: E.IagoGame) -> int:

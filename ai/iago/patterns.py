@@ -121,13 +121,13 @@ def definition_hash() -> str:
 def _index_expression(cells: Sequence[int]) -> str:
     # the first cell is the most significant digit
     terms = [f"c[{cell}]*{STATES ** (len(cells) - 1 - k)}" for k, cell in enumerate(cells)]
-    return "+".join(terms).replace("*1+", "+") if terms else "0"
+    return "+".join(terms).removesuffix("*1")
 
 
 def _compile() -> tuple[Callable[[list[int], Sequence[list[float]]], float], Callable[[list[int]], tuple[int, ...]]]:
     unpack = ", ".join(f"t{k}" for k in range(len(CLASS_NAMES)))
-    terms = [f"t{k}[{_index_expression(cells).removesuffix('*1')}]" for k, cells in INSTANCES]
-    indices = [_index_expression(cells).removesuffix("*1") for _, cells in INSTANCES]
+    terms = [f"t{k}[{_index_expression(cells)}]" for k, cells in INSTANCES]
+    indices = [_index_expression(cells) for _, cells in INSTANCES]
     source = (
         f"def pattern_sum(c, tables):\n    {unpack}, = tables\n    return " + " + ".join(terms) + "\n"
         "def pattern_indices(c):\n    return (" + ", ".join(indices) + ",)\n"
@@ -145,15 +145,8 @@ pattern_indices.__doc__ = "Each instance's table index for the cells as given (s
 def swapped_index_map(size_exponent: int) -> list[int]:
     """For a table over ``size_exponent`` cells: the index of the same cells with the colours swapped, so a
     table learned for the player to move can be read directly with the board's absolute codes by Light."""
-    result = []
-    for index in range(STATES**size_exponent):
-        digits = []
-        rest = index
-        for _ in range(size_exponent):
-            digits.append(rest % STATES)
-            rest //= STATES
-        swapped = 0
-        for digit in reversed(digits):
-            swapped = swapped * STATES + SWAP_COLOURS[digit]
-        result.append(swapped)
+    result = [0]
+    for digits in range(size_exponent):
+        place = STATES**digits  # built from the least significant digit up: one list comprehension a digit
+        result = [SWAP_COLOURS[d] * place + rest for d in range(STATES) for rest in result]
     return result
