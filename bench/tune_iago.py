@@ -59,8 +59,10 @@ def make_player(spec: str) -> Player:
 
         return reference
     if spec.startswith(("mcts@", "mcts~")):
-        amount = float(spec[5:])
+        amount_text, _, weights_path = spec[5:].partition("=")
+        amount = float(amount_text)
         timed = spec[4] == "~"
+        tree_value = Evaluator(load(Path(weights_path))).value if weights_path else iago.evaluate
 
         def tree(state: Any, rng: random.Random) -> str:
             moves = state.legal_moves()
@@ -68,7 +70,7 @@ def make_player(spec: str) -> Player:
                 return moves[0]
             board = Board.from_game(state)
             deadline = Deadline(amount if timed else None)
-            stats = TreeSearch(iago.evaluate).run(board, 10**9 if timed else int(amount), deadline)
+            stats = TreeSearch(tree_value).run(board, 10**9 if timed else int(amount), deadline)
             return move_name(max(stats, key=lambda m: stats[m]))
 
         return tree

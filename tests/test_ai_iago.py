@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 import ai
-import engines
 from ai import iago
 from ai.iago import evaluation
 from ai.iago import patterns as P

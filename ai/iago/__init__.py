@@ -43,8 +43,9 @@ LEVELS: dict[int, IagoLevel] = {
 }
 ITERATIONS_PER_DEPTH = 25  # ``max_depth`` bounds the work of the tree search: this many iterations a unit
 ANALYSIS_ITERATIONS = 4000  # an analysis with no clock (tests) stops here
-SOLVE_EMPTIES = 12  # the exact solver is tried with this many empty inner cells or fewer
-SOLVE_SHARE = 0.5  # of the time budget; an unfinished solve leaves the rest to the tree search
+SOLVE_EMPTIES = 8  # the exact solver is tried with this many empty inner cells or fewer (outer moves make lines long)
+SOLVE_SHARE = 0.3  # of the time budget; an unfinished solve leaves the rest to the tree search
+SOLVE_DEPTH_BOUND = 12  # with ``max_depth`` (no clock) the solver stops at this depth, so fixed work stays short
 DEADLINE_STRIDE = 4  # an iteration of the tree search takes about a millisecond: poll the clock often
 
 
@@ -59,7 +60,8 @@ def _solve(state: Any, clock: Deadline, max_depth: int | None) -> tuple[str, flo
     if Board.from_game(state).empty_inner > SOLVE_EMPTIES:
         return None
     share = None if clock.end == math.inf else clock.remaining() * SOLVE_SHARE
-    analysis = think(IagoSearch(False, evaluate), state, 64 if max_depth is None else max_depth, share)
+    depth = 64 if max_depth is None else min(max_depth, SOLVE_DEPTH_BOUND)
+    analysis = think(IagoSearch(False, evaluate), state, depth, share)
     return analysis.best() if analysis.exact else None
 
 
@@ -83,7 +85,8 @@ def choose_move(
     state: Any, level: int, rng: random.Random, *, budget_s: float | None = None, max_depth: int | None = None
 ) -> str:
     """``ai.search.GameAI.choose_move`` for Iago. ``max_depth`` bounds the work instead of the clock: the tree
-    search runs ``ITERATIONS_PER_DEPTH`` iterations a unit and the endgame solver that many plies."""
+    search runs ``ITERATIONS_PER_DEPTH`` iterations a unit and the endgame solver that many plies (at most
+    ``SOLVE_DEPTH_BOUND``)."""
     moves = state.legal_moves()
     if len(moves) == 1:
         return moves[0]
