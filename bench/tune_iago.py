@@ -1,11 +1,12 @@
-"""Fixed-work matches between Iago searches: ``python bench/tune_iago.py net@3 hand@3 --pairs 20``.
+"""Fixed-work matches between Iago searches: ``python bench/tune_iago.py mcts@1200 uct:300 --pairs 20``.
 
-Players: ``random``; ``uct:N`` or ``uct~S`` (bench/uct.py with N iterations or S seconds a move); ``mcts@N`` or
-``mcts~S`` (ai/iago/mcts.py); ``net@D`` (alpha-beta on the learned evaluation, D plies; ``net@D=path`` reads
-another weights file) or ``net~S`` (S seconds); ``hand@D`` (the old hand-weighted evaluation, D plies); and
-``L1``..``L4`` (the levels as shipped; ``L3@D`` passes ``max_depth=D`` with no clock, which makes it fixed work).
-Games come in pairs from the same seeded random opening with the sides swapped. Prints the first player's score
-with a 95% interval, and seconds per move. Fixed work gives the same answer however loaded the machine is.
+Players: ``random``; ``uct:N`` or ``uct~S`` (bench/uct.py with N iterations or S seconds a move); ``mcts@N``
+or ``mcts~S`` (ai/iago/mcts.py; ``mcts@N=path`` reads another weights file, ``mcts@N:exploration=1`` or
+``:prior_temperature=0.3`` sets a knob); ``net@D`` (alpha-beta on the learned evaluation, D plies; ``net@D=path``)
+or ``net~S`` (S seconds); ``hand@D`` (the old hand-weighted evaluation, D plies); and ``L1``..``L4`` (the levels
+as shipped; ``L3@D`` passes ``max_depth=D`` with no clock, which makes it fixed work). Games come in pairs from the
+same seeded random opening with the sides swapped. Prints the first player's score with a 95% interval, and
+seconds per move. Fixed work gives the same answer however loaded the machine is.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ def make_player(spec: str) -> Player:
 
         return reference
     if spec.startswith(("mcts@", "mcts~")):
-        amount_text, _, weights_path = spec[5:].partition("=")
+        body, _, knobs = spec[5:].partition(":")
+        amount_text, _, weights_path = body.partition("=")
+        params = {k: float(v) for k, v in (item.split("=") for item in knobs.split(",") if item)}
         amount = float(amount_text)
         timed = spec[4] == "~"
         tree_value = Evaluator(load(Path(weights_path))).value if weights_path else iago.evaluate
@@ -70,7 +73,7 @@ def make_player(spec: str) -> Player:
                 return moves[0]
             board = Board.from_game(state)
             deadline = Deadline(amount if timed else None)
-            stats = TreeSearch(tree_value).run(board, 10**9 if timed else int(amount), deadline)
+            stats = TreeSearch(tree_value, **params).run(board, 10**9 if timed else int(amount), deadline)
             return move_name(max(stats, key=lambda m: stats[m]))
 
         return tree

@@ -36,7 +36,7 @@ class IagoLevel:
 
 
 LEVELS: dict[int, IagoLevel] = {
-    1: IagoLevel(iterations=0, budget_s=0.5, temperature=0.2, solves=False),
+    1: IagoLevel(iterations=0, budget_s=0.5, temperature=0.07, solves=False),
     2: IagoLevel(iterations=40, budget_s=1.0, temperature=0.0, solves=False),
     3: IagoLevel(iterations=300, budget_s=1.0, temperature=0.0, solves=True),
     4: IagoLevel(iterations=None, budget_s=1.6, temperature=0.0, solves=True),

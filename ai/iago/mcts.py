@@ -18,7 +18,7 @@ from collections.abc import Callable
 from ai.iago.board import Board, terminal_value
 from ai.search import Deadline, SearchTimeout
 
-EXPLORATION = 1.5
+EXPLORATION = 3.0
 PRIOR_TEMPERATURE = 0.2
 SURE = 1 << 30  # the visit count reported for a proven winning move at the root, so it is the one played
 
@@ -26,11 +26,11 @@ SURE = 1 << 30  # the visit count reported for a proven winning move at the root
 class Node:
     __slots__ = ("children", "count", "moves", "open", "priors", "proven", "solved", "totals", "visits")
 
-    def __init__(self, moves: list[int], values: list[float], proven: list[float | None]) -> None:
+    def __init__(self, moves: list[int], values: list[float], proven: list[float | None], temperature: float) -> None:
         self.moves = moves
         self.children: list[Node | None] = [None] * len(moves)
         top = max(values)
-        weights = [math.exp((v - top) / PRIOR_TEMPERATURE) for v in values]
+        weights = [math.exp((v - top) / temperature) for v in values]
         total = sum(weights)
         self.priors = [w / total for w in weights]
         self.visits = [1] * len(moves)  # the expansion's value counts as a first visit
@@ -51,8 +51,15 @@ class Node:
 class TreeSearch:
     """One decision: ``run`` grows the tree from the root until the iterations or the deadline run out."""
 
-    def __init__(self, value: Callable[[Board], float]) -> None:
+    def __init__(
+        self,
+        value: Callable[[Board], float],
+        exploration: float = EXPLORATION,
+        prior_temperature: float = PRIOR_TEMPERATURE,
+    ) -> None:
         self.value = value
+        self.exploration = exploration
+        self.prior_temperature = prior_temperature
 
     def expand(self, board: Board) -> tuple[Node, float]:
         moves = board.moves()
@@ -68,7 +75,7 @@ class TreeSearch:
                 values.append(-self.value(board))
                 proven.append(None)
             board.unmake(undo)
-        node = Node(moves, values, proven)
+        node = Node(moves, values, proven, self.prior_temperature)
         return node, node.solved if node.solved is not None else max(values)
 
     def run(self, board: Board, iterations: int, deadline: Deadline) -> dict[int, tuple[int, float]]:
@@ -95,14 +102,14 @@ class TreeSearch:
         """One iteration below ``node`` (the position on ``board``); the value for the player to move there."""
         if node.solved is not None:
             return node.solved
-        sqrt_n = math.sqrt(node.count)
+        sqrt_n = self.exploration * math.sqrt(node.count)
         best_k, best_score = -1, -math.inf
         visits, totals, priors, proven = node.visits, node.totals, node.priors, node.proven
         for k in range(len(node.moves)):
             if proven[k] is not None:
                 continue
             n = visits[k]
-            score = totals[k] / n + EXPLORATION * priors[k] * sqrt_n / (1 + n)
+            score = totals[k] / n + priors[k] * sqrt_n / (1 + n)
             if score > best_score:
                 best_k, best_score = k, score
         undo = board.make(node.moves[best_k])
