@@ -107,8 +107,9 @@ def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
     """``ai.search.GameAI.analyse_position`` for Iago: level 4's search, its best move and value. A forced move
     is searched too: its value is what a post-game analysis compares."""
     default_evaluator()
-    clock = Deadline(None if budget_s == math.inf else budget_s)
-    return _solve(state, clock, None) or _search(state, None, clock)
+    unbounded = budget_s == math.inf  # then the work is bounded instead (tests): a solver depth, an iteration count
+    clock = Deadline(None if unbounded else budget_s)
+    return _solve(state, clock, SOLVE_DEPTH_BOUND if unbounded else None) or _search(state, None, clock)
 
 
 __all__ = ["CALL", "INDEX", "LEVELS", "Board", "analyse_position", "choose_move", "evaluate"]
