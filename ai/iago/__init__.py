@@ -21,7 +21,7 @@ from ai.iago.alphabeta import IagoSearch, move_name
 from ai.iago.board import CALL, INDEX, Board
 from ai.iago.evaluation import default_evaluator, evaluate
 from ai.iago.mcts import TreeSearch
-from ai.search import Analysis, Deadline, pick, think
+from ai.search import Analysis, Deadline, SearchTimeout, pick
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ ITERATIONS_PER_DEPTH = 25  # ``max_depth`` bounds the work of the tree search: t
 ANALYSIS_ITERATIONS = 4000  # an analysis with no clock (tests) stops here
 SOLVE_EMPTIES = 8  # the exact solver is tried with this many empty inner cells or fewer (outer moves make lines long)
 SOLVE_SHARE = 0.3  # of the time budget; an unfinished solve leaves the rest to the tree search
-SOLVE_DEPTH_BOUND = 12  # with ``max_depth`` (no clock) the solver stops at this depth, so fixed work stays short
+SOLVE_NODES_PER_DEPTH = 250  # with ``max_depth`` (no clock) the solver's work is bounded in nodes instead
 DEADLINE_STRIDE = 4  # an iteration of the tree search takes about a millisecond: poll the clock often
 
 
@@ -54,14 +54,45 @@ def _budget(level: IagoLevel, budget_s: float | None) -> float | None:
     return None if budget == math.inf else budget
 
 
+class NodeBudget(Deadline):
+    """A deadline counted in search nodes instead of seconds: fixed work that is the same on any machine."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(None)
+        self.nodes = nodes
+
+    def check(self) -> None:
+        self._count += 1
+        if self.armed and self._count > self.nodes:
+            raise SearchTimeout
+
+    def expired(self) -> bool:
+        return self._count > self.nodes
+
+
 def _solve(state: Any, clock: Deadline, max_depth: int | None) -> tuple[str, float] | None:
-    """The exact best move and value when the alpha-beta reaches the end of every line in its share of the time,
-    else None (and the rest of the time is the tree search's)."""
+    """The exact best move and value when the alpha-beta reaches the end of every line within its share of the
+    time (or, given ``max_depth``, of ``SOLVE_NODES_PER_DEPTH * max_depth`` nodes), else None (and the rest of the
+    time is the tree search's)."""
     if Board.from_game(state).empty_inner > SOLVE_EMPTIES:
         return None
-    share = None if clock.end == math.inf else clock.remaining() * SOLVE_SHARE
-    depth = 64 if max_depth is None else min(max_depth, SOLVE_DEPTH_BOUND)
-    analysis = think(IagoSearch(False, evaluate), state, depth, share)
+    if max_depth is not None:
+        deadline: Deadline = NodeBudget(SOLVE_NODES_PER_DEPTH * max_depth)
+    else:
+        deadline = Deadline(None if clock.end == math.inf else clock.remaining() * SOLVE_SHARE)
+    search = IagoSearch(False, evaluate)
+    deadline.armed = False  # the first depth always completes, as in ai.search.think
+    values, exact = search.root_values(state, 1, deadline)
+    analysis = Analysis(values, 1, exact)
+    deadline.armed = True
+    for depth in range(2, 65):
+        if analysis.exact or deadline.expired():
+            break
+        try:
+            values, exact = search.root_values(state, depth, deadline)
+        except SearchTimeout:
+            break
+        analysis = Analysis(values, depth, exact)
     return analysis.best() if analysis.exact else None
 
 
@@ -85,8 +116,7 @@ def choose_move(
     state: Any, level: int, rng: random.Random, *, budget_s: float | None = None, max_depth: int | None = None
 ) -> str:
     """``ai.search.GameAI.choose_move`` for Iago. ``max_depth`` bounds the work instead of the clock: the tree
-    search runs ``ITERATIONS_PER_DEPTH`` iterations a unit and the endgame solver that many plies (at most
-    ``SOLVE_DEPTH_BOUND``)."""
+    search runs ``ITERATIONS_PER_DEPTH`` iterations a unit and the endgame solver ``SOLVE_NODES_PER_DEPTH`` nodes."""
     moves = state.legal_moves()
     if len(moves) == 1:
         return moves[0]
@@ -107,9 +137,9 @@ def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
     """``ai.search.GameAI.analyse_position`` for Iago: level 4's search, its best move and value. A forced move
     is searched too: its value is what a post-game analysis compares."""
     default_evaluator()
-    unbounded = budget_s == math.inf  # then the work is bounded instead (tests): a solver depth, an iteration count
-    clock = Deadline(None if unbounded else budget_s)
-    return _solve(state, clock, SOLVE_DEPTH_BOUND if unbounded else None) or _search(state, None, clock)
+    # with no clock (tests) the solver runs to its end and the tree search stops at ANALYSIS_ITERATIONS
+    clock = Deadline(None if budget_s == math.inf else budget_s)
+    return _solve(state, clock, None) or _search(state, None, clock)
 
 
 __all__ = ["CALL", "INDEX", "LEVELS", "Board", "analyse_position", "choose_move", "evaluate"]
