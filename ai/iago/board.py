@@ -1,19 +1,15 @@
-"""Iago: iterative-deepening negamax alpha-beta with a transposition table, over a make/unmake board kept here.
+"""Iago's search board: a 61-cell position with make/unmake that mirrors the engine's rules in every variant.
 
 The engine recomputes legal moves from scratch and copies on every play, far too slow for a search, so this
-module keeps its own 61-cell board (built only from the engine's documented CELLS, OUTER, CENTRE and
-cell_coords) and mirrors the rules of every variant, calls included. Leaves are scored by ``evaluate``; a
-branch that reaches the end of the game is scored exactly, and a depth whose whole tree reached the end is
-marked exact, which makes the last moves an exact endgame solve.
+module keeps its own board (built only from the engine's documented CELLS, OUTER, CENTRE and cell_coords),
+calls included, with the disk counts kept up to date.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
-from ai.search import Deadline, analyse_by_levels, choose_by_levels
 from engines import iago as E
 
 N = len(E.CELLS)
@@ -268,8 +264,8 @@ def terminal_value(board: Board, player: int) -> float:
     return v if winner == player else -v
 
 
-def evaluate(board: Board, player: int, weights: dict[str, float] = WEIGHTS) -> float:
-    """Heuristic value of a position for ``player`` in (-0.95, 0.95)."""
+def hand_evaluate(board: Board, player: int, weights: dict[str, float] = WEIGHTS) -> float:
+    """The old hand-weighted value of a position for ``player`` in (-0.95, 0.95), kept as a yardstick."""
     if board.over:
         return terminal_value(board, player)
     inner, outer, captives = board.counts()
@@ -294,131 +290,3 @@ def evaluate(board: Board, player: int, weights: dict[str, float] = WEIGHTS) -> 
         mine = len(board.moves())
         x += weights["mobility"] * (mine if board.turn == player else -mine)
     return 0.95 * math.tanh(x)
-
-
-EXACT, LOWER, UPPER = 0, 1, 2
-QUIESCENCE = 4  # capture plies played out beyond the nominal depth
-
-
-class IagoSearch:
-    """Negamax alpha-beta with a transposition table that survives the iterations of one ``think`` call."""
-
-    def __init__(self, full_width_root: bool, weights: dict[str, float] = WEIGHTS) -> None:
-        self.full_width_root = full_width_root
-        self.weights = weights
-        self.table: dict[tuple[Any, ...], tuple[int, float, int, int, bool]] = {}
-        self.order: dict[int, float] = {}
-        self.horizon = False
-
-    def root_values(self, game: Any, depth: int, deadline: Deadline) -> tuple[dict[str, float], bool]:
-        board = Board.from_game(game)
-        names = {m: (f"call {E.CELLS[m - CALL]}" if m >= CALL else E.CELLS[m]) for m in board.moves()}
-        moves = sorted(names, key=lambda m: -self.order.get(m, 0.0))
-        self.horizon = False
-        values: dict[int, float] = {}
-        alpha = -2.0
-        for m in moves:
-            undo = board.make(m)
-            if self.full_width_root:
-                v = -self.negamax(board, depth - 1, -2.0, 2.0, deadline)
-            else:
-                v = -self.negamax(board, depth - 1, -2.0, -alpha, deadline)
-            board.unmake(undo)
-            values[m] = v
-            alpha = max(alpha, v)
-        self.order = values
-        return {names[m]: v for m, v in values.items()}, not self.horizon
-
-    def quiesce(self, board: Board, alpha: float, beta: float, plies: int, deadline: Deadline) -> float:
-        """Play out captures before judging a leaf: a position where the side to move can capture is not quiet,
-        and a static value there misses the swing (odd depths then lose to even ones). Under forced capture the
-        captures are the only moves; in the loose variants the side to move may also stand pat."""
-        if board.over:
-            return terminal_value(board, board.turn)
-        forced_rule = board.variant in ("standard", "simple")
-        best_capture, cells = board.forced(board.turn)
-        if not best_capture or plies == 0:
-            return evaluate(board, board.turn, self.weights)
-        deadline.check()
-        best = -2.0
-        if not forced_rule:
-            best = evaluate(board, board.turn, self.weights)
-            if best >= beta:
-                return best
-            alpha = max(alpha, best)
-            cells = [i for i in range(N) if board.cells[i] == EMPTY and board.captures(i, board.turn)]
-            cells = [i for i in cells if i in set(board.moves())]
-        for i in cells:
-            undo = board.make(i)
-            v = -self.quiesce(board, -beta, -alpha, plies - 1, deadline)
-            board.unmake(undo)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        return best
-
-    def negamax(self, board: Board, depth: int, alpha: float, beta: float, deadline: Deadline) -> float:
-        if board.over:
-            return terminal_value(board, board.turn)
-        if depth <= 0:
-            self.horizon = True
-            return self.quiesce(board, alpha, beta, QUIESCENCE, deadline)
-        deadline.check()
-        key = board.key()
-        entry = self.table.get(key)
-        best_move = -1
-        if entry is not None:
-            e_depth, e_value, e_flag, best_move, e_exact = entry
-            usable = e_flag == EXACT or (e_flag == LOWER and e_value >= beta) or (e_flag == UPPER and e_value <= alpha)
-            if usable and (e_depth >= depth or e_exact):
-                if not e_exact:
-                    self.horizon = True
-                return e_value
-        moves = board.moves()
-        if best_move in moves:
-            moves.remove(best_move)
-            moves.insert(0, best_move)
-        start_alpha = alpha
-        horizon_before = self.horizon
-        self.horizon = False
-        best = -2.0
-        for m in moves:
-            undo = board.make(m)
-            v = -self.negamax(board, depth - 1, -beta, -alpha, deadline)
-            board.unmake(undo)
-            if v > best:
-                best, best_move = v, m
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        exact = not self.horizon
-        self.horizon = self.horizon or horizon_before
-        flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-        self.table[key] = (depth, best, flag, best_move, exact)
-        return best
-
-
-def static_value(game: Any) -> float:
-    """The evaluation of a game position for the player to act (for analysis of finished lines)."""
-    board = Board.from_game(game)
-    return evaluate(board, board.turn)
-
-
-def _strategy(full_width_root: bool) -> IagoSearch:
-    return IagoSearch(full_width_root=full_width_root)
-
-
-def choose_move(
-    state: Any, level: int, rng: random.Random, *, budget_s: float | None = None, max_depth: int | None = None
-) -> str:
-    """``ai.search.GameAI.choose_move`` for Iago."""
-    return choose_by_levels(_strategy, state, level, rng, budget_s, max_depth)
-
-
-def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
-    """``ai.search.GameAI.analyse_position`` for Iago."""
-    return analyse_by_levels(_strategy, state, budget_s)

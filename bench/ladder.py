@@ -1,0 +1,179 @@
+"""The goal table of one game (docs/arena.md): every pairing the goals name, played by the arena.
+
+    python bench/ladder.py --game iago --games 40 --out ladder-runs
+
+Plays, one game at a time: L4 vs L3 first (it also measures level 4's mean time per move with a choice, T),
+then L4 vs the UCT reference calibrated to T and to 4T (on positions of the L4 vs L3 games), L3 vs L2, L2 vs
+L1 and L1 vs random. Prints each match as it ends and then a Markdown table with the goal each line meets.
+With ``--out`` every match is a JSON-lines file in that folder, and ``--resume`` finishes an interrupted ladder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import games
+from bench.arena import Match, Run, TimeStats, default_opening, format_summary, parse_options, run_match, signed
+
+MIN_GAMES = 40  # the issue's "at least 40 games a pair"
+LEVEL4_P95_S = 2.0
+
+
+@dataclass(frozen=True)
+class Goal:
+    text: str
+    score: float  # the least score of A that meets it
+
+
+SAME_TIME = Goal(">= 90% vs UCT at the same time", 0.90)
+FOUR_TIMES = Goal(">= 60% vs UCT at 4x the time", 0.60)
+STEP = Goal(">= 65% vs the level below", 0.65)
+BEGINNER = Goal(">= 80% vs random", 0.80)
+
+
+@dataclass
+class Line:
+    label: str
+    match: Match
+    run: Run
+    goal: Goal | None
+
+
+def positions_of(records: list[dict[str, Any]], match: Match, side_spec: str) -> list[Any]:
+    """Positions of the recorded games where ``side_spec`` was to move with a choice: what it really faced."""
+    positions = []
+    for record in records:
+        side = record["players"].index(side_spec)
+        state = match.new_game()
+        plies = 0  # the random opening's plies were not the player's choice
+        for move in record["moves"]:
+            if not state.chance:
+                if plies >= match.opening_plies and state.turn == side and len(state.legal_moves()) > 1:
+                    positions.append(state.copy())
+                plies += 1
+            state.play(move)
+    step = max(1, len(positions) // 24)  # about 24 spread over the games, as the random-game calibration uses
+    return positions[::step]
+
+
+def verdict(score: float, interval: tuple[float, float], goal: Goal, games_played: int) -> str:
+    low, high = interval
+    met = score >= goal.score
+    words = f"met ({100 * score:.0f}%)" if met else f"missed by {100 * (goal.score - score):.0f} points"
+    if low >= goal.score:
+        words += ", whole interval above"
+    elif high < goal.score:
+        words += ", whole interval below"
+    else:
+        words += ", not resolved"
+    if games_played < MIN_GAMES:
+        words += f"; {games_played} < {MIN_GAMES} games"
+    return words
+
+
+def times_cell(stats: TimeStats | None) -> str:
+    return "-" if stats is None else f"{stats.median:.2f} / {stats.p95:.2f} / {stats.max:.2f} ({stats.count})"
+
+
+def table(lines: list[Line]) -> str:
+    rows = [
+        "| A vs B | games | A's score (95%) | Elo A - B (95%) | A s: median / p95 / max (moves) "
+        "| B s: median / p95 / max (moves) | goal | verdict |",
+        "|---|---:|---:|---:|---:|---:|---|---|",
+    ]
+    level4: list[float] = []
+    for line in lines:
+        summary = line.run.summary()
+        low, high = summary.interval()
+        elo_low, elo_high = summary.elo_interval()
+        goal = line.goal
+        judged = verdict(summary.score, (low, high), goal, summary.games) if goal and summary.games else "-"
+        rows.append(
+            f"| {line.label} | {summary.games} | {100 * summary.score:.0f}% ({100 * low:.0f}..{100 * high:.0f}) "
+            f"| {signed(summary.elo())} ({signed(elo_low)}..{signed(elo_high)}) | {times_cell(summary.times_a)} "
+            f"| {times_cell(summary.times_b)} | {goal.text if goal else '-'} | {judged} |"
+        )
+        if line.match.a == "L4":
+            level4 += [t for r in line.run.records for t in r["times"][r["a_side"]]]
+    stats = TimeStats.of(level4)
+    if stats is not None:
+        met = "met" if stats.p95 <= LEVEL4_P95_S else f"missed by {stats.p95 - LEVEL4_P95_S:.2f} s"
+        rows.append(
+            f"\nLevel 4, every move with a choice above ({stats.count}): mean {stats.mean:.2f} s, median "
+            f"{stats.median:.2f} s, p95 {stats.p95:.2f} s, max {stats.max:.2f} s; goal p95 <= {LEVEL4_P95_S:g} s: {met}"
+        )
+    return "\n".join(rows)
+
+
+def file_for(out: Path | None, match: Match) -> Path | None:
+    if out is None:
+        return None
+    options = "".join(f"-{k}{v}" for k, v in sorted(match.options.items()))
+    name = re.sub(r"[^A-Za-z0-9.=_-]+", "_", f"{match.game}{options}-{match.a}-vs-{match.b}-seed{match.seed}")
+    return out / f"{name}.jsonl"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", required=True, choices=games.names())
+    parser.add_argument("--option", action="append", default=[], help="a game option, e.g. size=13 (repeatable)")
+    parser.add_argument("--games", type=int, default=MIN_GAMES, help="games a pairing")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="a folder for the games of each match (JSON lines)")
+    parser.add_argument("--resume", action="store_true", help="finish the matches already in --out")
+    args = parser.parse_args(argv)
+    print("Command: python bench/ladder.py " + shlex.join(sys.argv[1:] if argv is None else argv), flush=True)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+    options = parse_options(args.option)
+    opening = default_opening(args.game)
+    lines: list[Line] = []
+
+    def play(label: str, a: str, b: str, goal: Goal | None, positions: list[Any] | None = None) -> Line:
+        match = Match(a, b, args.game, options, args.seed, opening)
+        print(f"\n## {label}", flush=True)
+        run = run_match(
+            match, args.games, file_for(args.out, match), args.resume, log=_log, calibration_positions=positions
+        )
+        print(format_summary(match, run.summary(), run.resolved()), flush=True)
+        lines.append(Line(label, match, run, goal))
+        if run.interrupted:
+            raise KeyboardInterrupt
+        return lines[-1]
+
+    try:
+        top = play("L4 vs L3", "L4", "L3", STEP)
+        level4 = top.run.summary().times_a
+        if level4 is not None:
+            positions = positions_of(top.run.records, top.match, "L4")
+            same = round(level4.mean, 3)
+            print(f"\nLevel 4's mean time per move with a choice: {level4.mean:.3f} s over {level4.count} moves")
+            play(f"L4 vs UCT at L4's time ({same:g} s)", "L4", f"uct@{same:g}", SAME_TIME, positions)
+            play(f"L4 vs UCT at 4x ({4 * same:g} s)", "L4", f"uct@{4 * same:g}", FOUR_TIMES, positions)
+        play("L3 vs L2", "L3", "L2", STEP)
+        play("L2 vs L1", "L2", "L1", STEP)
+        play("L1 vs random", "L1", "random", BEGINNER)
+    except KeyboardInterrupt:
+        print("\ninterrupted: the table of the matches so far", flush=True)
+    title = f"{args.game} {' '.join(args.option)}".strip()
+    print(f"\n### {title}: {args.games} games a pairing, seed {args.seed}\n")
+    print(table(lines))
+    if any(math.isnan(line.run.summary().score) for line in lines):
+        print("(a match without games shows nan)")
+
+
+def _log(message: str) -> None:
+    print(message, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Players for the arena, built from short specs (docs/arena.md):
+
+    random            a uniformly random legal move
+    greedy            the best immediate score margin by ``scores()`` for the mover, a win first, ties at random
+    L1 .. L4          the project's AI through ``ai.choose_move(state, level, seed=...)``
+    L4:budget=0.5     ... with its time budget overridden (seconds)
+    L4:depth=3        ... a fixed depth with no clock (budget_s=inf, max_depth=3): fixed work for dev runs
+    uct:5000          the UCT reference (bench/uct.py) with 5000 iterations a move
+    uct@1.2           the UCT reference with the iterations that take 1.2 s a move on average here (calibrated)
+
+Every player is called as ``player.choose(state, rng)`` and must return one of ``state.legal_moves()``; it is
+only asked when a player is to act (the arena draws chance moves).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import ai
+from bench import uct
+
+Chooser = Callable[[Any, random.Random], str]
+
+
+@dataclass
+class Player:
+    """A named chooser. ``spec`` is what was asked for, ``resolved`` a spec that replays it exactly (a calibrated
+    UCT resolves to its iteration count, so workers and resumed runs use the same strength)."""
+
+    spec: str
+    resolved: str
+    chooser: Chooser
+    notes: list[str] = field(default_factory=list)
+
+    def choose(self, state: Any, rng: random.Random) -> str:
+        return self.chooser(state, rng)
+
+
+def random_move(state: Any, rng: random.Random) -> str:
+    return rng.choice(state.legal_moves())
+
+
+def greedy_move(state: Any, rng: random.Random) -> str:
+    """The move with the best immediate score margin for the mover (a win above all), ties at random."""
+    me = state.turn
+    best: list[str] = []
+    best_value = -math.inf
+    for move in state.legal_moves():
+        after = state.copy()
+        after.play(move)
+        if after.is_over:
+            winner = after.result().winner
+            value = 1e9 if winner == me else (-1e9 if winner is not None else 0.0)
+        else:
+            scores = after.scores()
+            value = scores[me] - scores[1 - me]
+        if value > best_value:
+            best, best_value = [move], value
+        elif value == best_value:
+            best.append(move)
+    return rng.choice(best)
+
+
+def level_chooser(level: int, params: dict[str, str]) -> Chooser:
+    overrides: dict[str, Any] = {}
+    for key, value in params.items():
+        if key == "budget":
+            overrides["budget_s"] = math.inf if value == "inf" else float(value)
+        elif key == "depth":
+            overrides["max_depth"] = int(value)
+            overrides.setdefault("budget_s", math.inf)
+        else:
+            raise ValueError(f"Unknown level parameter {key!r}: use budget=<seconds> or depth=<plies>.")
+
+    def choose(state: Any, rng: random.Random) -> str:
+        return ai.choose_move(state, level, seed=rng.randrange(1 << 30), **overrides)
+
+    return choose
+
+
+def uct_chooser(iterations: int) -> Chooser:
+    searcher = uct.UCT(iterations)
+
+    def choose(state: Any, rng: random.Random) -> str:
+        searcher.rng.seed(rng.randrange(1 << 62))
+        return searcher.choose(state)
+
+    return choose
+
+
+def make_player(
+    spec: str,
+    new_game: Callable[[], Any] | None = None,
+    calibration_seed: int = 0,
+    calibration_positions: list[Any] | None = None,
+) -> Player:
+    """The player a spec names. ``new_game`` makes a fresh game of the match, needed to calibrate ``uct@S``
+    (on positions of random games of it, or on ``calibration_positions``)."""
+    name, _, rest = spec.partition(":")
+    if spec == "random":
+        return Player(spec, spec, random_move)
+    if spec == "greedy":
+        return Player(spec, spec, greedy_move)
+    if name in ("L1", "L2", "L3", "L4"):
+        params = dict(item.split("=", 1) for item in rest.split(",")) if rest else {}
+        return Player(spec, spec, level_chooser(int(name[1]), params))
+    if name == "uct" and rest:
+        return Player(spec, spec, uct_chooser(int(rest)))
+    if spec.startswith("uct@"):
+        if new_game is None:
+            raise ValueError("A timed UCT needs the game to calibrate on.")
+        seconds = float(spec[4:].removesuffix("s"))
+        calibration = uct.calibrate(new_game, seconds, seed=calibration_seed, positions=calibration_positions)
+        resolved = f"uct:{calibration.iterations}"
+        return Player(spec, resolved, uct_chooser(calibration.iterations), [calibration.describe()])
+    raise ValueError(
+        f"Unknown player {spec!r}: use random, greedy, L1..L4 (L4:budget=0.5, L4:depth=3), uct:<iterations> "
+        "or uct@<seconds>."
+    )

@@ -1,0 +1,236 @@
+"""The measuring tools in bench/ (docs/arena.md): the UCT reference, the arena's pairs, its statistics and its
+resumable record. Budgets are tiny fixed iteration counts, so nothing here depends on the machine's speed."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import games
+from bench import arena, players
+from bench.arena import Match, run_match
+from bench.uct import UCT, calibrate
+from games import GameEntry
+from tests.fourth_game.entry import ENTRY as FOURTH_GAME
+
+
+@pytest.fixture
+def tictactoe() -> Iterator[GameEntry]:
+    games.register(FOURTH_GAME)
+    try:
+        yield FOURTH_GAME
+    finally:
+        games.unregister(FOURTH_GAME.name)
+
+
+def smallest_options(entry: GameEntry) -> dict[str, Any]:
+    """Each option at its cheapest value (the smallest number, else the default): whole games stay fast."""
+    chosen: dict[str, Any] = {}
+    for option in entry.options:
+        numbers = [value for value in option.values if isinstance(value, int)]
+        chosen[option.name] = min(numbers) if numbers else option.default
+    return chosen
+
+
+def chance_flags(match: Match, moves: list[str]) -> list[bool]:
+    """For each recorded move, whether it was a chance move (replayed through the engine, which also checks it)."""
+    state = match.new_game()
+    flags = []
+    for move in moves:
+        assert move in state.legal_moves()
+        flags.append(bool(state.chance))
+        state.play(move)
+    assert state.is_over
+    return flags
+
+
+def quiet(message: str) -> None:
+    pass
+
+
+ENTRIES = [*games.entries(), FOURTH_GAME]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_uct_plays_only_legal_moves_along_whole_games_and_is_never_asked_a_chance_move(entry: GameEntry) -> None:
+    registered = entry.name not in games.names()
+    if registered:
+        games.register(entry)
+    try:
+        match = Match("uct:3", "uct:2", entry.name, smallest_options(entry), seed=5, opening_plies=0)
+        run = run_match(match, 2, log=quiet)  # UCT.choose raises at a chance point: that would be an error here
+        assert [r["error"] for r in run.records] == [None, None]
+        for record in run.records:
+            chance_flags(match, record["moves"])
+    finally:
+        if registered:
+            games.unregister(entry.name)
+
+
+def test_uct_never_mutates_the_state_and_answers_a_single_move_without_search(tictactoe: GameEntry) -> None:
+    state = tictactoe.new_game()
+    for move in ["a1", "b2", "c3", "a3", "c1", "b1", "b3", "c2"]:  # a draw so far; a2 is the last cell
+        state.play(move)
+    searcher = UCT(10**9, seed=1)  # a search would never end: the single move must come at once
+    assert searcher.choose(state) == "a2"
+    before = state.copy()
+    assert UCT(50, seed=1).choose(tictactoe.new_game()) in tictactoe.new_game().legal_moves()
+    assert state == before
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_uct_takes_the_immediate_win(tictactoe: GameEntry, seed: int) -> None:
+    state = tictactoe.new_game()
+    for move in ["a1", "b1", "a2", "c1"]:  # X has a1 a2: a3 wins; O also threatens nothing yet
+        state.play(move)
+    assert UCT(400, seed=seed).choose(state) == "a3"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_uct_blocks_the_immediate_loss(tictactoe: GameEntry, seed: int) -> None:
+    state = tictactoe.new_game()
+    for move in ["a1", "b2", "a2"]:  # X threatens a3; O must block there
+        state.play(move)
+    assert UCT(400, seed=seed).choose(state) == "a3"
+
+
+def test_uct_is_reproducible_for_a_seed(tictactoe: GameEntry) -> None:
+    state = tictactoe.new_game()
+    state.play("b2")
+    first = [UCT(60, seed=seed).choose(state) for seed in range(6)]
+    assert first == [UCT(60, seed=seed).choose(state) for seed in range(6)]
+
+
+def test_calibration_turns_a_rate_into_iterations(tictactoe: GameEntry) -> None:
+    calibration = calibrate(tictactoe.new_game, 0.02, seed=1, seconds_per_position=0.01)
+    assert calibration.positions > 0 and calibration.rate > 0
+    assert calibration.iterations == max(1, round(0.02 * calibration.rate))
+    assert "iterations/s" in calibration.describe()
+
+
+def test_elo_and_its_interval_on_known_values() -> None:
+    assert arena.elo(0.5) == 0
+    assert arena.elo(0.75) == pytest.approx(190.85, abs=0.01)  # 400 log10(3)
+    assert arena.elo(0.25) == pytest.approx(-190.85, abs=0.01)
+    assert arena.elo(1.0) == math.inf and arena.elo(0.0) == -math.inf
+    low, high = arena.wilson(0.5, 100)
+    assert (low, high) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
+    low, high = arena.wilson(1.0, 12)  # a clean sweep: the interval stays below 100% on the low side only
+    assert high == 1.0 and low == pytest.approx(0.7575, abs=1e-4)
+    assert arena.elo(low) == pytest.approx(197.4, abs=0.5)
+
+
+def test_summary_counts_a_from_either_side() -> None:
+    def record(index: int, a_side: int, winner: int | None) -> dict[str, Any]:
+        times = [[0.1], [0.2, 0.3]]
+        return {"index": index, "a_side": a_side, "result": {"winner": winner}, "error": None, "times": times}
+
+    summary = arena.summarise([record(0, 0, 0), record(1, 0, None), record(2, 0, 1), record(3, 1, 1)])
+    assert (summary.games, summary.wins, summary.draws, summary.losses) == (4, 2, 1, 1)
+    assert summary.score == pytest.approx(0.625)
+    assert summary.times_a is not None and summary.times_a.count == 5  # 0.1 three times as side 0, 0.2 and 0.3
+    assert summary.times_b is not None and summary.times_b.count == 7
+
+
+def test_games_of_a_pair_share_their_opening() -> None:
+    # the games without dice (whatever the registry holds) open both games of a pair with the same random plies
+    for entry in games.entries():
+        match = Match("random", "greedy", entry.name, smallest_options(entry), seed=3, opening_plies=3)
+        run = run_match(match, 4, log=quiet)
+        for first, second in zip(run.records[::2], run.records[1::2], strict=True):
+            assert first["a_side"] == 0 and second["a_side"] == 1
+            assert first["players"] == second["players"][::-1]
+            assert player_moves(match, first["moves"])[:3] == player_moves(match, second["moves"])[:3]
+        assert player_moves(match, run.records[0]["moves"])[:3] != player_moves(match, run.records[2]["moves"])[:3]
+
+
+def player_moves(match: Match, moves: list[str]) -> list[str]:
+    return [move for move, chance in zip(moves, chance_flags(match, moves), strict=True) if not chance]
+
+
+def chance_moves(match: Match, moves: list[str]) -> list[str]:
+    return [move for move, chance in zip(moves, chance_flags(match, moves), strict=True) if chance]
+
+
+def test_games_of_a_pair_share_their_dice() -> None:
+    dice_games = [entry for entry in games.entries() if any_chance(entry)]
+    assert dice_games, "the registry holds a game with dice"
+    for entry in dice_games:
+        match = Match("random", "greedy", entry.name, smallest_options(entry), seed=4, opening_plies=0)
+        run = run_match(match, 4, log=quiet)
+        for first, second in zip(run.records[::2], run.records[1::2], strict=True):
+            one, two = chance_moves(match, first["moves"]), chance_moves(match, second["moves"])
+            shared = min(len(one), len(two))
+            assert shared > 1 and one[:shared] == two[:shared]  # the k-th outcome of both games is the same
+        assert chance_moves(match, run.records[0]["moves"]) != chance_moves(match, run.records[2]["moves"])
+
+
+def any_chance(entry: GameEntry) -> bool:
+    state = entry.new_game(**smallest_options(entry))
+    rng = random.Random(0)
+    while not state.is_over:
+        if state.chance:
+            return True
+        state.play(rng.choice(state.legal_moves()))
+    return False
+
+
+def test_a_resumed_run_plays_only_the_missing_games(
+    tictactoe: GameEntry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "games.jsonl"
+    match = Match("random", "uct:20", "tictactoe", seed=2, opening_plies=1)
+    first = run_match(match, 3, out, log=quiet)
+    saved = out.read_text(encoding="utf-8").splitlines()
+    assert [r["index"] for r in first.records] == [0, 1, 2] and len(saved) == 3
+
+    played: list[int] = []
+    real = arena.play_game
+
+    def counting(match: Match, index: int, pair: Any) -> dict[str, Any]:
+        played.append(index)
+        return real(match, index, pair)
+
+    monkeypatch.setattr(arena, "play_game", counting)
+    with pytest.raises(SystemExit, match="--resume"):  # never mixes a new run into an old file by accident
+        run_match(match, 6, out, log=quiet)
+    resumed = run_match(match, 6, out, resume=True, log=quiet)
+    assert played == [3, 4, 5]
+    assert [r["index"] for r in resumed.records] == list(range(6))
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[:3] == saved and len(lines) == 6
+    assert all(json.loads(line)["match"] == match.key() for line in lines)
+
+
+def test_an_illegal_move_loses_the_game_and_is_reported(tictactoe: GameEntry, monkeypatch: pytest.MonkeyPatch) -> None:
+    cheat = players.Player("cheat", "cheat", lambda state, rng: "z9")
+    honest = players.make_player("random")
+    monkeypatch.setattr(arena, "make_player", lambda spec, *args: cheat if spec == "cheat" else honest)
+    run = run_match(Match("cheat", "random", "tictactoe", seed=1), 2, log=quiet)
+    summary = run.summary()
+    assert (summary.wins, summary.losses) == (0, 2)
+    assert len(summary.errors) == 2 and "not one of the" in summary.errors[0]
+
+
+def test_player_specs() -> None:
+    for spec in ["random", "greedy", "L1", "L4:budget=0.5", "L4:depth=3", "L3:budget=inf,depth=2", "uct:50"]:
+        assert players.make_player(spec).resolved == spec
+    with pytest.raises(ValueError, match="Unknown player"):
+        players.make_player("alphazero")
+    with pytest.raises(ValueError, match="Unknown level parameter"):
+        players.make_player("L2:nodes=5")
+    with pytest.raises(ValueError, match="calibrate"):
+        players.make_player("uct@1.0")
+
+
+def test_greedy_takes_a_win(tictactoe: GameEntry) -> None:
+    state = tictactoe.new_game()
+    for move in ["a1", "b1", "a2", "c1"]:
+        state.play(move)
+    assert players.greedy_move(state, random.Random(1)) == "a3"
