@@ -45,7 +45,7 @@ FEATURES = (
     "log their close",
 )
 Weights = tuple[float, ...]
-WEIGHTS: Weights = (1.5, -0.5, 0.5, 0.3, -0.3, -1.0, -1.0, 0.5, 1.0, 0.0, 0.0)
+WEIGHTS: Weights = (-0.3386, -0.008, 0.2019, 0.2155, -0.3731, -0.8282, -0.9574, 0.6905, 0.1547, -0.4281, 0.7557)
 
 
 # (template, own stones near it, all stones near it) -> (faces that close it as a 6-bit mask, covers per face)
@@ -221,10 +221,16 @@ def leaf_value(geo: Geometry, roller: Side, placer: Side, w: Weights | None = No
 
 
 def placement_values(
-    geo: Geometry, placer: Side, roller: Side, face: int, w: Weights | None = None
+    geo: Geometry,
+    placer: Side,
+    roller: Side,
+    face: int,
+    roller_closing: list[list[int]] | None = None,
+    w: Weights | None = None,
 ) -> tuple[dict[int, float], float, set[int]]:
     """Every placement of ``face`` that touches a plan, valued for the placer; the value of any other placement;
-    and the placements that complete one of the placer's templates (valued ``CLOSE_VALUE``)."""
+    and the placements that complete one of the placer's templates (valued ``CLOSE_VALUE``). ``roller_closing``:
+    the roller's closing placements per face when known exactly, else they come from the roller's templates."""
     w = WEIGHTS if w is None else w
     occupied = placer.own | roller.own
     placements_at = geo.by_point[face]
@@ -233,7 +239,7 @@ def placement_values(
     p_near, r_near = placer.near, roller.near
 
     # the roller's threats: per face the placements that would close for them
-    r_closing = roller.closing(geo, occupied)
+    r_closing = roller.closing(geo, occupied) if roller_closing is None else roller_closing
     r_points = 0
     for found in r_closing:
         for cover in found:

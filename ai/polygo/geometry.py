@@ -57,6 +57,8 @@ class Geometry:
     templates_at: list[list[int]] = field(default_factory=list)
     # a template's neighbourhood: every point a block closing it could use (wall and interior grown by 3)
     reach: list[int] = field(default_factory=list)
+    names: dict[str, int] = field(default_factory=dict)  # a placement's canonical name (the engine's) -> mask
+    with_neighbours: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # (placement, points beside)
 
     def __post_init__(self) -> None:
         size, width = self.size, self.size + 1
@@ -78,6 +80,10 @@ class Geometry:
                         pairs.setdefault((low, high), []).append(mask)
             self.by_point[face] = index
             self.by_pair[face] = pairs
+            for mask in masks:
+                points = sorted((i % width, i // width) for i in bits(mask))
+                self.names[" ".join(E.point_name(c, r) for c, r in points)] = mask
+            self.with_neighbours[face] = [(mask, self.neighbours(mask)) for mask in masks]
         self.templates_at = [[] for _ in range(width * size)]
         seen: set[int] = set()
         for shape in _INTERIORS:
@@ -115,6 +121,20 @@ class Geometry:
         width = self.width
         return ((mask << 1) | (mask >> 1) | (mask << width) | (mask >> width)) & self.on_board & ~mask
 
+    def closing_placements(self, own: int, occupied: int) -> list[list[int]]:
+        """Per die face, every legal placement that would give ``own`` a polygon (any loop, found exactly)."""
+        out: list[list[int]] = []
+        if own.bit_count() < 4:
+            return [[] for _ in FACES]
+        for face in FACES:
+            found = []
+            for mask, beside in self.with_neighbours[face]:
+                # a new loop runs through the block: it meets the player's stones at two points at least
+                if not mask & occupied and (beside & own).bit_count() >= 2 and self.encloses(own | mask):
+                    found.append(mask)
+            out.append(found)
+        return out
+
     def encloses(self, own: int) -> bool:
         """Whether ``own`` cuts some point that is not its own off the board edge (8-neighbour steps): the
         engine's test for a polygon, a bitboard flood fill far cheaper than an engine copy and a play."""
@@ -129,6 +149,10 @@ class Geometry:
             reach = grown
 
     def mask_of(self, move: str) -> int:
+        """A placement's stones as a mask; the engine's canonical names are looked up, anything else parsed."""
+        known = self.names.get(move)
+        if known is not None:
+            return known
         mask = 0
         for token in move.split():
             col, row = E.parse_point(token)

@@ -13,14 +13,17 @@ import math
 from typing import Any
 
 from ai.polygo.evaluate import CLOSE_VALUE, Side, leaf_value, placement_values
-from ai.polygo.geometry import FACES, Geometry, geometry, stones_of
+from ai.polygo.geometry import FACES, Geometry, bits, geometry, stones_of
 from ai.search import Deadline, SearchTimeout
+from engines import polygo as E
+
+EXACT_THREATS_S = 0.25  # below this budget the opponent's threats come from templates only (a scan costs ~50 ms)
 
 
 class Root:
     """The position to move from, as bitmasks, and every legal placement by its mask."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, exact_threats: bool = True) -> None:
         self.game = game
         self.geo: Geometry = geometry(game.size)
         self.me: int = game.turn
@@ -32,6 +35,13 @@ class Root:
         finisher = game.first_finisher
         self.extra_turns = finisher is not None and finisher != self.me
         self.their_score = game.scores()[1 - self.me]
+        # the opponent's closing placements of every face, any loop, found exactly: a block must cover one point
+        # of each, since my stones inside a loop do not stop it from enclosing
+        occupied = self.theirs.own | self.mine.own
+        if exact_threats and not self.extra_turns:
+            self.their_closing = self.geo.closing_placements(self.theirs.own, occupied)
+        else:
+            self.their_closing = self.theirs.closing(self.geo, occupied)
 
 
 def first_ply(root: Root) -> tuple[dict[int, float], set[int]]:
@@ -42,23 +52,24 @@ def first_ply(root: Root) -> tuple[dict[int, float], set[int]]:
     if root.extra_turns:
         values = _extra_turn_values(root)
     else:
-        touched, baseline, _ = placement_values(geo, root.mine, root.theirs, root.face)
+        touched, baseline, _ = placement_values(geo, root.mine, root.theirs, root.face, root.their_closing)
         values = {mask: touched.get(mask, baseline) for mask in root.moves}
-    if own.bit_count() >= 4:
-        for mask, move in root.moves.items():
-            # a new loop runs through the block: it meets the player's stones at two points at least
-            if (geo.neighbours(mask) & own).bit_count() >= 2 and geo.encloses(own | mask):
-                after = game.copy()
-                after.play(move)
-                value = finish_value(root, after)
-                if value is not None:
-                    values[mask] = value
-                    exact.add(mask)
+    occupied = own | root.theirs.own
+    for mask in geo.closing_placements(own, occupied)[root.face - 1]:
+        move = root.moves.get(mask)
+        if move is None:
+            continue
+        after = game.copy()
+        after.play(move)
+        value = finish_value(root, after, mask)
+        if value is not None:
+            values[mask] = value
+            exact.add(mask)
     return values, exact
 
 
-def finish_value(root: Root, after: Any) -> float | None:
-    """The value of a placement that ends my turn with a polygon; None when it closes none."""
+def finish_value(root: Root, after: Any, placed: int) -> float | None:
+    """The value of ``placed`` if it ends my turn with a polygon (``after`` the game then); None if it does not."""
     me = root.me
     if not after.finished[me]:
         return None
@@ -71,12 +82,20 @@ def finish_value(root: Root, after: Any) -> float | None:
     theirs = Side.scan(geo, stones_of(after, 1 - me), mine, limit=12)
     need = after.scores()[me] + 1
     big = {k: g for k, g in theirs.near.items() if geo.score[k] >= need}
-    if not big:
-        return 0.98
-    q1 = Side(theirs.own, big).threat_mask(geo, mine | theirs.own).bit_count() / 6
-    missing = min(big.values())
-    danger = max(q1, math.exp(-max(missing - 1, 0) / 3))
+    # their next placement: any loop of theirs that scores more than mine, found exactly
+    faces = 0
+    for covers in root.their_closing:
+        if any(not cover & placed and _score(geo, theirs.own | cover) >= need for cover in covers):
+            faces += 1
+    missing = min(big.values()) if big else 99
+    danger = max(faces / 6, math.exp(-max(missing - 1, 0) / 3) if big else 0.0)
     return 0.98 - 1.5 * danger
+
+
+def _score(geo: Geometry, own: int) -> int:
+    names = [E.point_name(i % geo.width, i // geo.width) for i in bits(own)]
+    polygon = E.polygon_from_points(names, geo.size)
+    return 0 if polygon is None else int(polygon["score"])
 
 
 def _extra_turn_values(root: Root) -> dict[int, float]:
@@ -95,12 +114,17 @@ def _extra_turn_values(root: Root) -> dict[int, float]:
     return values
 
 
-def reply_value(geo: Geometry, mine: Side, theirs: Side, deadline: Deadline) -> float:
-    """My value after my placement: the opponent's best answer to each of the six faces, averaged."""
+def reply_value(
+    geo: Geometry, mine: Side, theirs: Side, placed: int, their_closing: list[list[int]], deadline: Deadline
+) -> float:
+    """My value after my placement ``placed``: the opponent's best answer to each of the six faces, averaged."""
     total = 0.0
     occupied = mine.own | theirs.own
     for face in FACES:
         deadline.check()
+        if any(not cover & placed for cover in their_closing[face - 1]):
+            total -= CLOSE_VALUE  # they close a loop (found exactly at the root) that I did not block
+            continue
         values, baseline, _ = placement_values(geo, theirs, mine, face)
         if values:
             best = max(max(values.values()), baseline)
@@ -115,7 +139,7 @@ def reply_value(geo: Geometry, mine: Side, theirs: Side, deadline: Deadline) -> 
 def root_values(game: Any, deadline: Deadline, max_width: int | None) -> tuple[dict[str, float], set[str]]:
     """Root move -> value for the player to act, depth 2 for as many of the best placements as time allows; and
     the moves that close a polygon (their values are exact)."""
-    root = Root(game)
+    root = Root(game, exact_threats=deadline.remaining() >= EXACT_THREATS_S)
     values, exact = first_ply(root)
     if root.extra_turns or len(values) <= 1:
         return _named(root, values, exact)
@@ -133,7 +157,7 @@ def root_values(game: Any, deadline: Deadline, max_width: int | None) -> tuple[d
                     continue
                 after_mine = root.mine.placed(root.geo, mask)
                 after_theirs = root.theirs.blocked(root.geo, mask)
-                deep[mask] = reply_value(root.geo, after_mine, after_theirs, deadline)
+                deep[mask] = reply_value(root.geo, after_mine, after_theirs, mask, root.their_closing, deadline)
             if width >= limit:
                 break
             width = min(2 * width, limit)
