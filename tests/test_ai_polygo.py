@@ -126,12 +126,17 @@ def test_every_level_closes_when_it_can(level: int) -> None:
 
 
 def test_level_4_blocks_a_ring_that_any_face_would_close() -> None:
-    # White's 3x3 ring around E5 lacks only E6, which every face can fill next turn; Black, far from any ring of
-    # its own, has rolled a domino and must take E6 (E6 E7 also spoils the 3x4 ring that D7 E7 would close).
+    # White's 3x3 ring around E5 lacks only E6, which every face can fill next turn, and D7 E7 would close a 3x4
+    # ring. Black, far from any ring of its own, has rolled a domino: E6 E7 or D7 E7 (which leaves E6 no room
+    # but the interior) leave White no placement that closes anything; every other move loses at once.
     game = play_moves(9, RING.replace("open 1 2", "open 2 1").removesuffix("|A7 B7|roll 2"))
     assert game.turn == 0 and game.die == 1
     move = ai.choose_move(game, 4, seed=1, **FAST)
-    assert "E6" in move.split()
+    after = game.copy()
+    after.play(move)
+    geo = geometry.geometry(9)
+    white, black = geometry.stones_of(after, 1), geometry.stones_of(after, 0)
+    assert geo.closing_placements(white, white | black) == [[] for _ in geometry.FACES]
 
 
 def test_extra_turns_close_a_bigger_polygon_or_nothing() -> None:

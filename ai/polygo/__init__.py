@@ -22,26 +22,31 @@ class Level:
     as many as the time allows; ``seconds``: the time budget; ``temperature``: the softmax over move values."""
 
     width: int | None
+    deeper: int | None
     seconds: float
     temperature: float
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(width=0, seconds=0.5, temperature=0.15),
-    2: Level(width=0, seconds=0.5, temperature=0.0),
-    3: Level(width=4, seconds=0.5, temperature=0.0),
-    4: Level(width=None, seconds=1.6, temperature=0.0),
+    1: Level(width=0, deeper=0, seconds=0.5, temperature=0.15),
+    2: Level(width=0, deeper=0, seconds=0.5, temperature=0.0),
+    3: Level(width=4, deeper=0, seconds=0.5, temperature=0.0),
+    4: Level(width=None, deeper=None, seconds=1.6, temperature=0.0),
 }
 
 
-def _width(max_depth: int | None, level: Level) -> int | None:
-    """``max_depth`` as a bound on the work: 1 is depth 1 alone, d >= 2 the best 4 * 2^(d-2) at depth 2."""
+def _work(max_depth: int | None, level: Level) -> tuple[int | None, int | None]:
+    """(depth-2 width, depth-3 count) of a level, or of ``max_depth`` as a bound on the work: 1 is depth 1
+    alone, 2 the best 4 at depth 2, d >= 3 the best 4 * 2^(d-2) at depth 2 and the best d - 1 of them at 3."""
     if max_depth is None:
-        return level.width
+        return level.width, level.deeper
     if max_depth <= 1:
-        return 0
+        return 0, 0
     width = 4 * 2 ** (max_depth - 2)
-    return width if level.width is None else min(width, max(level.width, 1))
+    deeper = max_depth - 1 if max_depth >= 3 else 0
+    if level.width is not None:
+        return min(width, max(level.width, 1)), min(deeper, level.deeper or 0)
+    return width, deeper
 
 
 def _deadline(budget_s: float) -> Deadline:
@@ -57,7 +62,7 @@ def choose_move(
         return moves[0]
     config = LEVELS[level]
     budget = config.seconds if budget_s is None else budget_s
-    values, closing = root_values(state, _deadline(budget), _width(max_depth, config))
+    values, closing = root_values(state, _deadline(budget), *_work(max_depth, config))
     best = Analysis(values, 1, False).best()
     if best[0] in closing and best[1] > 0:
         return best[0]  # every level sees a polygon it can close: missing one is no way to be gentle
@@ -66,5 +71,5 @@ def choose_move(
 
 def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
     """``ai.search.GameAI.analyse_position`` for Polygo: level 4's search, its best move and value."""
-    values, _ = root_values(state, _deadline(budget_s), None)
+    values, _ = root_values(state, _deadline(budget_s), None, None)
     return Analysis(values, 1, False).best()

@@ -19,7 +19,7 @@ from bisect import bisect_right
 from ai.polygo.geometry import FACES, Geometry, bits
 
 DEAD = 99
-NEAR = 7  # templates with at most this many stones missing are tracked
+NEAR = 8  # templates with at most this many stones missing are tracked (every open 3x3 ring)
 PUSH = 6  # templates whose gaps are pushed through the placements of a node
 THREAT = 4  # a template with at most this many gaps may close in one placement
 ALL_FACES = 0b111111
@@ -45,7 +45,7 @@ FEATURES = (
     "log their close",
 )
 Weights = tuple[float, ...]
-WEIGHTS: Weights = (-0.3386, -0.008, 0.2019, 0.2155, -0.3731, -0.8282, -0.9574, 0.6905, 0.1547, -0.4281, 0.7557)
+WEIGHTS: Weights = (-0.0209, -0.1087, 0.1697, 0.2328, -0.2335, -1.2335, 0.0994, 1.0095, -0.5563, 0.0369, 0.1279)
 
 
 # (template, own stones near it, all stones near it) -> (faces that close it as a 6-bit mask, covers per face)
@@ -252,8 +252,10 @@ def placement_values(
             p_points |= cover
 
     my_hits: dict[int, list[int]] = {}
+    # with a stone or two on the board every ring is far: push them all, so the first blocks start a ring
+    push = PUSH if p_own.bit_count() >= 4 else NEAR
     for k, g in p_near.items():
-        if g > PUSH:
+        if g > push:
             continue
         for point in bits(wall[k] & ~p_own):
             for mask in placements_at[point]:

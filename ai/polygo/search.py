@@ -17,6 +17,7 @@ from ai.polygo.geometry import FACES, Geometry, bits, geometry, stones_of
 from ai.search import Deadline, SearchTimeout
 from engines import polygo as E
 
+WIDE = 16  # depth 2 goes no wider: the placements below the best 16 at depth 1 are hardly ever best
 EXACT_THREATS_S = 0.25  # below this budget the opponent's threats come from templates only (a scan costs ~50 ms)
 
 
@@ -115,9 +116,17 @@ def _extra_turn_values(root: Root) -> dict[int, float]:
 
 
 def reply_value(
-    geo: Geometry, mine: Side, theirs: Side, placed: int, their_closing: list[list[int]], deadline: Deadline
+    geo: Geometry,
+    mine: Side,
+    theirs: Side,
+    placed: int,
+    their_closing: list[list[int]],
+    deadline: Deadline,
+    my_turn_too: bool = False,
 ) -> float:
-    """My value after my placement ``placed``: the opponent's best answer to each of the six faces, averaged."""
+    """My value after my placement ``placed``: the opponent's best answer to each of the six faces, averaged.
+    With ``my_turn_too`` the position after their answer is valued by my best placement for each of my six
+    faces (depth 3) instead of statically."""
     total = 0.0
     occupied = mine.own | theirs.own
     for face in FACES:
@@ -125,58 +134,106 @@ def reply_value(
         if any(not cover & placed for cover in their_closing[face - 1]):
             total -= CLOSE_VALUE  # they close a loop (found exactly at the root) that I did not block
             continue
-        values, baseline, _ = placement_values(geo, theirs, mine, face)
-        if values:
-            best = max(max(values.values()), baseline)
-        elif any(not mask & occupied for mask in geo.placements[face]):
-            best = baseline
-        else:  # the block fits nowhere: they pass and I roll
-            best = -leaf_value(geo, mine, theirs)
-        total -= best
+        values, baseline, closing = placement_values(geo, theirs, mine, face)
+        fits = bool(values) or any(not mask & occupied for mask in geo.placements[face])
+        if not fits:  # the block fits nowhere: they pass and I roll
+            total += leaf_value(geo, mine, theirs)
+            continue
+        answer, best = max(values.items(), key=lambda item: item[1]) if values else (0, baseline)
+        if baseline > best:
+            answer, best = 0, baseline  # a placement that touches no plan: as good as passing
+        if not my_turn_too or answer in closing:
+            total -= best
+            continue
+        total += my_roll_value(geo, mine.blocked(geo, answer), theirs.placed(geo, answer), deadline)
     return total / 6
 
 
-def root_values(game: Any, deadline: Deadline, max_width: int | None) -> tuple[dict[str, float], set[str]]:
-    """Root move -> value for the player to act, depth 2 for as many of the best placements as time allows; and
-    the moves that close a polygon (their values are exact)."""
+def my_roll_value(geo: Geometry, mine: Side, theirs: Side, deadline: Deadline) -> float:
+    """My value about to roll: my best placement's value for each face, averaged."""
+    total = 0.0
+    occupied = mine.own | theirs.own
+    for face in FACES:
+        deadline.check()
+        values, baseline, _ = placement_values(geo, mine, theirs, face)
+        if values:
+            total += max(max(values.values()), baseline)
+        elif any(not mask & occupied for mask in geo.placements[face]):
+            total += baseline
+        else:
+            total -= leaf_value(geo, theirs, mine)
+    return total / 6
+
+
+def root_values(
+    game: Any, deadline: Deadline, max_width: int | None, deeper: int | None = 0
+) -> tuple[dict[str, float], set[str]]:
+    """Root move -> value for the player to act, and the moves that close a polygon (their values are exact).
+
+    Depth 1 for every placement; depth 2 for the best ``max_width`` (None: widening while the time lasts, up to
+    ``WIDE``); then depth 3 for the best ``deeper`` of those (None: as many as the time allows). Moves searched
+    deeper outrank the others: a value from a shallower search is kept below the worst deeper one."""
     root = Root(game, exact_threats=deadline.remaining() >= EXACT_THREATS_S)
     values, exact = first_ply(root)
     if root.extra_turns or len(values) <= 1:
         return _named(root, values, exact)
     ranked = sorted(values, key=lambda m: -values[m])
-    deep: dict[int, float] = {}
-    limit = len(ranked) if max_width is None else min(max_width, len(ranked))
+    limit = min(WIDE if max_width is None else max_width, len(ranked))
     if limit == 0 or (ranked[0] in exact and values[ranked[0]] >= CLOSE_VALUE):
         return _named(root, values, exact)
-    width = min(2, limit)
+    geo = root.geo
+    depth2: dict[int, float] = {}
+    depth3: dict[int, float] = {}
     deadline.armed = True
     try:
+        width = min(2, limit)
         while True:
             for mask in ranked[:width]:
-                if mask in deep or mask in exact:
-                    continue
-                after_mine = root.mine.placed(root.geo, mask)
-                after_theirs = root.theirs.blocked(root.geo, mask)
-                deep[mask] = reply_value(root.geo, after_mine, after_theirs, mask, root.their_closing, deadline)
+                if mask not in depth2 and mask not in exact:
+                    depth2[mask] = reply_value(
+                        geo,
+                        root.mine.placed(geo, mask),
+                        root.theirs.blocked(geo, mask),
+                        mask,
+                        root.their_closing,
+                        deadline,
+                    )
             if width >= limit:
                 break
             width = min(2 * width, limit)
+        if deeper is None or deeper >= 2:
+            order = sorted(depth2, key=lambda m: -depth2[m])
+            for mask in order if deeper is None else order[:deeper]:
+                depth3[mask] = reply_value(
+                    geo,
+                    root.mine.placed(geo, mask),
+                    root.theirs.blocked(geo, mask),
+                    mask,
+                    root.their_closing,
+                    deadline,
+                    my_turn_too=True,
+                )
     except SearchTimeout:
         pass
-    # placements searched to depth 2 keep that value; the rest stay below the worst of them so that a
-    # shallow value never outranks a deep one
-    if deep:
-        floor = min(deep.values())
-        out = {}
-        for mask, value in values.items():
-            if mask in exact:
-                out[mask] = value
-            elif mask in deep:
-                out[mask] = deep[mask]
-            else:
-                out[mask] = min(value, floor) - 1e-3
-        values = out
+    if len(depth3) >= 2:
+        values = _deepest(values, depth3, exact)
+    elif depth2:
+        values = _deepest(values, depth2, exact)
     return _named(root, values, exact)
+
+
+def _deepest(values: dict[int, float], deep: dict[int, float], exact: set[int]) -> dict[int, float]:
+    """The deeper values where there are some; every other (not exact) value kept below the worst of them."""
+    floor = min(deep.values())
+    out = {}
+    for mask, value in values.items():
+        if mask in exact:
+            out[mask] = value
+        elif mask in deep:
+            out[mask] = deep[mask]
+        else:
+            out[mask] = min(value, floor) - 1e-3
+    return out
 
 
 def _named(root: Root, values: dict[int, float], exact: set[int]) -> tuple[dict[str, float], set[str]]:
