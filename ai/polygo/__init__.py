@@ -22,31 +22,30 @@ class Level:
     as many as the time allows; ``seconds``: the time budget; ``temperature``: the softmax over move values."""
 
     width: int | None
-    deeper: int | None
     seconds: float
     temperature: float
 
 
+# Weaker the natural way: level 4 looks at the opponent's answer to each die face, the others value each
+# placement by the position it leaves and pick by a softmax over those values, more carelessly the lower the
+# level (they prefer good moves and mix up moves of similar worth, without random blunders).
 LEVELS: dict[int, Level] = {
-    1: Level(width=0, deeper=0, seconds=0.5, temperature=0.15),
-    2: Level(width=0, deeper=0, seconds=0.5, temperature=0.0),
-    3: Level(width=4, deeper=0, seconds=0.5, temperature=0.0),
-    4: Level(width=None, deeper=None, seconds=1.6, temperature=0.0),
+    1: Level(width=0, seconds=0.5, temperature=0.5),
+    2: Level(width=0, seconds=0.5, temperature=0.2),
+    3: Level(width=0, seconds=0.5, temperature=0.08),
+    4: Level(width=None, seconds=1.6, temperature=0.0),
 }
 
 
-def _work(max_depth: int | None, level: Level) -> tuple[int | None, int | None]:
-    """(depth-2 width, depth-3 count) of a level, or of ``max_depth`` as a bound on the work: 1 is depth 1
-    alone, 2 the best 4 at depth 2, d >= 3 the best 4 * 2^(d-2) at depth 2 and the best d - 1 of them at 3."""
+def _width(max_depth: int | None, level: Level) -> int | None:
+    """The depth-2 width of a level, or of ``max_depth`` as a bound on the work: 1 is depth 1 alone, d >= 2 the
+    best 4 * 2^(d-2) placements at depth 2 (never more than the level's own width)."""
     if max_depth is None:
-        return level.width, level.deeper
-    if max_depth <= 1:
-        return 0, 0
+        return level.width
+    if max_depth <= 1 or level.width == 0:
+        return 0
     width = 4 * 2 ** (max_depth - 2)
-    deeper = max_depth - 1 if max_depth >= 3 else 0
-    if level.width is not None:
-        return min(width, max(level.width, 1)), min(deeper, level.deeper or 0)
-    return width, deeper
+    return width if level.width is None else min(width, level.width)
 
 
 def _deadline(budget_s: float) -> Deadline:
@@ -62,7 +61,7 @@ def choose_move(
         return moves[0]
     config = LEVELS[level]
     budget = config.seconds if budget_s is None else budget_s
-    values, closing = root_values(state, _deadline(budget), *_work(max_depth, config))
+    values, closing = root_values(state, _deadline(budget), _width(max_depth, config))
     best = Analysis(values, 1, False).best()
     if best[0] in closing and best[1] > 0:
         return best[0]  # every level sees a polygon it can close: missing one is no way to be gentle
@@ -71,5 +70,5 @@ def choose_move(
 
 def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
     """``ai.search.GameAI.analyse_position`` for Polygo: level 4's search, its best move and value."""
-    values, _ = root_values(state, _deadline(budget_s), None, None)
+    values, _ = root_values(state, _deadline(budget_s), None)
     return Analysis(values, 1, False).best()

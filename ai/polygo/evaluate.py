@@ -45,7 +45,7 @@ FEATURES = (
     "log their close",
 )
 Weights = tuple[float, ...]
-WEIGHTS: Weights = (-0.0209, -0.1087, 0.1697, 0.2328, -0.2335, -1.2335, 0.0994, 1.0095, -0.5563, 0.0369, 0.1279)
+WEIGHTS: Weights = (0.0208, -0.0232, 0.0159, 0.1085, -0.049, -0.1255, -2.156, 1.014, 0.7597, 0.1644, -0.1839)
 
 
 # (template, own stones near it, all stones near it) -> (faces that close it as a 6-bit mask, covers per face)
@@ -120,15 +120,8 @@ class Side:
 
     def closing(self, geo: Geometry, occupied: int, min_score: int = 0) -> list[list[int]]:
         """Per die face, the placements that would complete one of this side's templates on its next turn."""
-        per_face: list[list[int]] = [[], [], [], [], [], []]
-        own = self.own
-        for k, g in self.near.items():
-            if 0 < g <= THREAT and geo.score[k] >= min_score:
-                faces, found = covers(geo, k, own, occupied)
-                if faces:
-                    for i in range(6):
-                        per_face[i].extend(found[i])
-        return per_face
+        ks = [k for k, g in self.near.items() if 0 < g <= THREAT and geo.score[k] >= min_score]
+        return closing_of(geo, ks, self.own, occupied)
 
     def threat_mask(self, geo: Geometry, occupied: int, min_score: int = 0) -> int:
         """The die faces (a 6-bit mask) that let this side close one of its templates on its next placement."""
@@ -147,6 +140,30 @@ class Side:
             return DEAD, 0, 0
         best = min(self.near.values())
         return best, sum(1 for g in self.near.values() if g <= best + 1), sum(1 for g in self.near.values() if g <= 2)
+
+
+def closing_of(
+    geo: Geometry,
+    templates: list[int],
+    own: int,
+    occupied: int,
+    known: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] | None = None,
+    placed: int = 0,
+) -> list[list[int]]:
+    """Per die face, the placements that complete one of ``templates`` for the side with stones ``own``;
+    ``known`` holds covers from before ``placed`` was added, still true for templates whose reach it misses."""
+    per_face: list[list[int]] = [[], [], [], [], [], []]
+    reach = geo.reach
+    for k in templates:
+        if known is not None and k in known and not reach[k] & placed:
+            faces, found = known[k]
+        else:
+            faces, found = covers(geo, k, own, occupied)
+        if faces:
+            for i in range(6):
+                if found[i]:
+                    per_face[i].extend(found[i])
+    return per_face
 
 
 def threat_summary(per_face: list[list[int]]) -> tuple[int, int]:
@@ -245,7 +262,9 @@ def placement_values(
         for cover in found:
             r_points |= cover
     # the placer's own threats before this placement
-    p_closing = placer.closing(geo, occupied)
+    p_small = [k for k, g in p_near.items() if 0 < g <= THREAT]
+    p_covers = {k: covers(geo, k, p_own, occupied) for k in p_small}
+    p_closing = closing_of(geo, p_small, p_own, occupied, p_covers)
     p_points = 0
     for found in p_closing:
         for cover in found:
@@ -320,10 +339,11 @@ def placement_values(
                 close += (g <= 2) - (old <= 2)
             p_best = (mg, count, close)
             if low <= THREAT or mask & p_points:
-                after = Side(p_own | mask, {**p_near, **changed})
-                p_threat = threat_summary(after.closing(geo, occupied | mask))
+                small = [k for k in p_small if k not in changed]
+                small.extend(k for k, g in changed.items() if 0 < g <= THREAT)
+                p_threat = threat_summary(closing_of(geo, small, p_own | mask, occupied | mask, p_covers, mask))
         elif mask & p_points:
-            p_threat = threat_summary(placer.closing(geo, occupied | mask))
+            p_threat = threat_summary(closing_of(geo, p_small, p_own | mask, occupied | mask, p_covers, mask))
         dead = their_hits.get(mask)
         r_best = _first_alive(r_sorted, dead) if dead else base_r
         if mask & r_points:

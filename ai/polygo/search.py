@@ -116,17 +116,9 @@ def _extra_turn_values(root: Root) -> dict[int, float]:
 
 
 def reply_value(
-    geo: Geometry,
-    mine: Side,
-    theirs: Side,
-    placed: int,
-    their_closing: list[list[int]],
-    deadline: Deadline,
-    my_turn_too: bool = False,
+    geo: Geometry, mine: Side, theirs: Side, placed: int, their_closing: list[list[int]], deadline: Deadline
 ) -> float:
-    """My value after my placement ``placed``: the opponent's best answer to each of the six faces, averaged.
-    With ``my_turn_too`` the position after their answer is valued by my best placement for each of my six
-    faces (depth 3) instead of statically."""
+    """My value after my placement ``placed``: the opponent's best answer to each of the six faces, averaged."""
     total = 0.0
     occupied = mine.own | theirs.own
     for face in FACES:
@@ -134,45 +126,22 @@ def reply_value(
         if any(not cover & placed for cover in their_closing[face - 1]):
             total -= CLOSE_VALUE  # they close a loop (found exactly at the root) that I did not block
             continue
-        values, baseline, closing = placement_values(geo, theirs, mine, face)
-        fits = bool(values) or any(not mask & occupied for mask in geo.placements[face])
-        if not fits:  # the block fits nowhere: they pass and I roll
-            total += leaf_value(geo, mine, theirs)
-            continue
-        answer, best = max(values.items(), key=lambda item: item[1]) if values else (0, baseline)
-        if baseline > best:
-            answer, best = 0, baseline  # a placement that touches no plan: as good as passing
-        if not my_turn_too or answer in closing:
-            total -= best
-            continue
-        total += my_roll_value(geo, mine.blocked(geo, answer), theirs.placed(geo, answer), deadline)
-    return total / 6
-
-
-def my_roll_value(geo: Geometry, mine: Side, theirs: Side, deadline: Deadline) -> float:
-    """My value about to roll: my best placement's value for each face, averaged."""
-    total = 0.0
-    occupied = mine.own | theirs.own
-    for face in FACES:
-        deadline.check()
-        values, baseline, _ = placement_values(geo, mine, theirs, face)
+        values, baseline, _ = placement_values(geo, theirs, mine, face)
         if values:
-            total += max(max(values.values()), baseline)
+            total -= max(max(values.values()), baseline)
         elif any(not mask & occupied for mask in geo.placements[face]):
-            total += baseline
-        else:
-            total -= leaf_value(geo, theirs, mine)
+            total -= baseline
+        else:  # the block fits nowhere: they pass and I roll
+            total += leaf_value(geo, mine, theirs)
     return total / 6
 
 
-def root_values(
-    game: Any, deadline: Deadline, max_width: int | None, deeper: int | None = 0
-) -> tuple[dict[str, float], set[str]]:
+def root_values(game: Any, deadline: Deadline, max_width: int | None) -> tuple[dict[str, float], set[str]]:
     """Root move -> value for the player to act, and the moves that close a polygon (their values are exact).
 
-    Depth 1 for every placement; depth 2 for the best ``max_width`` (None: widening while the time lasts, up to
-    ``WIDE``); then depth 3 for the best ``deeper`` of those (None: as many as the time allows). Moves searched
-    deeper outrank the others: a value from a shallower search is kept below the worst deeper one."""
+    Depth 1 for every placement; depth 2 for the best ``max_width`` (None: doubling from 2 while the time lasts,
+    up to ``WIDE``). Moves searched to depth 2 outrank the others: a depth-1 value is kept below the worst of
+    them."""
     root = Root(game, exact_threats=deadline.remaining() >= EXACT_THREATS_S)
     values, exact = first_ply(root)
     if root.extra_turns or len(values) <= 1:
@@ -183,47 +152,26 @@ def root_values(
         return _named(root, values, exact)
     geo = root.geo
     depth2: dict[int, float] = {}
-    depth3: dict[int, float] = {}
     deadline.armed = True
     try:
         width = min(2, limit)
         while True:
             for mask in ranked[:width]:
                 if mask not in depth2 and mask not in exact:
-                    depth2[mask] = reply_value(
-                        geo,
-                        root.mine.placed(geo, mask),
-                        root.theirs.blocked(geo, mask),
-                        mask,
-                        root.their_closing,
-                        deadline,
-                    )
+                    mine, theirs = root.mine.placed(geo, mask), root.theirs.blocked(geo, mask)
+                    depth2[mask] = reply_value(geo, mine, theirs, mask, root.their_closing, deadline)
             if width >= limit:
                 break
             width = min(2 * width, limit)
-        if deeper is None or deeper >= 2:
-            order = sorted(depth2, key=lambda m: -depth2[m])
-            for mask in order if deeper is None else order[:deeper]:
-                depth3[mask] = reply_value(
-                    geo,
-                    root.mine.placed(geo, mask),
-                    root.theirs.blocked(geo, mask),
-                    mask,
-                    root.their_closing,
-                    deadline,
-                    my_turn_too=True,
-                )
     except SearchTimeout:
         pass
-    if len(depth3) >= 2:
-        values = _deepest(values, depth3, exact)
-    elif depth2:
+    if depth2:
         values = _deepest(values, depth2, exact)
     return _named(root, values, exact)
 
 
 def _deepest(values: dict[int, float], deep: dict[int, float], exact: set[int]) -> dict[int, float]:
-    """The deeper values where there are some; every other (not exact) value kept below the worst of them."""
+    """The depth-2 values where there are some; every other (not exact) value kept below the worst of them."""
     floor = min(deep.values())
     out = {}
     for mask, value in values.items():
