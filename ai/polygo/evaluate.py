@@ -2,13 +2,14 @@
 
 A position is valued for the player about to roll (X), the other (Y) having just placed:
 
-    V = q1 + (1 - q1) * race
+    V = (q1 * CLOSE_VALUE + (6 - q1) * race) / 6
 
-``q1`` is X's chance to close a loop on this roll: the share of the six die faces for which some placement
-completes one of X's templates, found exactly through the placements that cover a template's gaps. ``race``
-compares both sides' best templates by the stones still missing, X a turn ahead, less Y's own threats that X will
-have to answer. Valuing every placement of a node is done by pushing each near template's gaps through the
-placements that cover them, so a placement that touches nothing anybody plans is valued once for all.
+``q1`` is the number of die faces that let X close a loop on this roll, found exactly through the placements
+that cover a template's gaps. ``race``, what the position is worth when the roll does not close, is
+``tanh(z / 2)`` with z linear in FEATURES of both sides (their best templates, how many are nearly as good, their
+threats and how robust those are to a block), the weights fitted to self-play outcomes. Valuing every placement
+of a node is done by pushing each near template's gaps through the placements that cover them, so a placement
+that touches nothing anybody plans is valued once for all.
 """
 
 from __future__ import annotations
