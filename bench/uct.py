@@ -71,14 +71,15 @@ class UCT:
         root = self.search(state, self.iterations)
         return best_child(root).move  # type: ignore[return-value]
 
-    def search(self, root_state: Any, iterations: int, seconds: float | None = None) -> Node:
-        """Grow a tree from ``root_state`` for ``iterations`` playouts (or until ``seconds`` have passed)."""
+    def search(self, root_state: Any, iterations: int, cpu_seconds: float | None = None) -> Node:
+        """Grow a tree from ``root_state`` for ``iterations`` playouts (or until ``cpu_seconds`` of this process's
+        CPU time have passed: the calibration's measure, which the machine's load does not stretch)."""
         rng = self.rng
         pick = rng.choice
         root = Node(None, root_state, rng)
-        deadline = math.inf if seconds is None else time.perf_counter() + seconds
+        deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds
         for done in range(iterations):
-            if done and time.perf_counter() > deadline:
+            if deadline is not None and done and time.process_time() > deadline:
                 break
             state = root_state.copy()
             node = root
@@ -144,14 +145,16 @@ class Calibration:
 
     target_s: float
     iterations: int
-    rate: float  # iterations per second: 1 / the mean over positions of the seconds per iteration
+    rate: float  # iterations per CPU second: 1 / the mean over positions of the CPU seconds per iteration
     positions: int
+    wall_rate: float  # the same in wall-clock seconds: below ``rate`` when other work shared the core
     measured_s: float  # wall time the measurement took
 
     def describe(self) -> str:
         return (
-            f"UCT calibration: {self.rate:.1f} iterations/s (mean over {self.positions} positions, "
-            f"{self.measured_s:.1f} s) -> {self.iterations} iterations for {self.target_s:.3g} s a move"
+            f"UCT calibration: {self.rate:.1f} iterations per CPU second ({self.wall_rate:.1f} per wall second) "
+            f"over {self.positions} positions in {self.measured_s:.1f} s -> {self.iterations} iterations for "
+            f"{self.target_s:.3g} s a move"
         )
 
 
@@ -184,18 +187,22 @@ def calibrate(
     The cost of an iteration depends on how much game is left, so the rate is measured on positions spread over
     whole random games (or on the ``positions`` given, e.g. from real games), each searched for
     ``seconds_per_position``, and the seconds per iteration averaged over positions (a plain total would favour
-    the cheap late positions, which fit more iterations in the same time).
+    the cheap late positions, which fit more iterations in the same time). Seconds are CPU seconds of this
+    process, so a busy machine does not make the reference weaker; on a quiet one they equal wall seconds.
     """
     rng = random.Random(seed)
     if positions is None:
         positions = sample_positions(new_game, rng)
     searcher = UCT(1, seed=seed)
     costs = []
+    wall_costs = []
     start = time.perf_counter()
     for position in positions:
-        began = time.perf_counter()
-        root = searcher.search(position, 10**9, seconds=seconds_per_position)
-        costs.append((time.perf_counter() - began) / root.visits)
+        began, cpu_began = time.perf_counter(), time.process_time()
+        root = searcher.search(position, 10**9, cpu_seconds=seconds_per_position)
+        costs.append((time.process_time() - cpu_began) / root.visits)
+        wall_costs.append((time.perf_counter() - began) / root.visits)
     measured = time.perf_counter() - start
     rate = 1.0 / statistics.fmean(costs)
-    return Calibration(target_s, max(1, round(target_s * rate)), rate, len(positions), measured)
+    wall_rate = 1.0 / statistics.fmean(wall_costs)
+    return Calibration(target_s, max(1, round(target_s * rate)), rate, len(positions), wall_rate, measured)

@@ -111,7 +111,7 @@ def test_calibration_turns_a_rate_into_iterations(tictactoe: GameEntry) -> None:
     calibration = calibrate(tictactoe.new_game, 0.02, seed=1, seconds_per_position=0.01)
     assert calibration.positions > 0 and calibration.rate > 0
     assert calibration.iterations == max(1, round(0.02 * calibration.rate))
-    assert "iterations/s" in calibration.describe()
+    assert f"-> {calibration.iterations} iterations" in calibration.describe()
 
 
 def test_elo_and_its_interval_on_known_values() -> None:
@@ -234,3 +234,31 @@ def test_greedy_takes_a_win(tictactoe: GameEntry) -> None:
     for move in ["a1", "b1", "a2", "c1"]:
         state.play(move)
     assert players.greedy_move(state, random.Random(1)) == "a3"
+
+
+def test_ladder_verdicts_say_met_or_missed_and_whether_the_interval_decides() -> None:
+    from bench import ladder
+
+    assert ladder.verdict(0.75, (0.66, 0.85), ladder.STEP, 40) == "met (75%), whole interval above"
+    assert ladder.verdict(0.70, (0.50, 0.85), ladder.STEP, 40) == "met (70%), not resolved"
+    assert ladder.verdict(0.08, (0.01, 0.35), ladder.SAME_TIME, 12) == (
+        "missed by 82 points, whole interval below; 12 < 40 games"
+    )
+
+
+def test_ladder_calibrates_on_the_positions_the_player_faced(tictactoe: GameEntry) -> None:
+    from bench import ladder
+
+    match = Match("uct:5", "random", "tictactoe", seed=1, opening_plies=1)
+    run = run_match(match, 2, log=quiet)
+    positions = ladder.positions_of(run.records, match, "uct:5")
+    assert positions and all(uct_to_move(run.records, p) for p in positions)
+    assert all(len(p.moves) >= 1 and len(p.legal_moves()) > 1 for p in positions)  # not the random opening ply
+
+
+def uct_to_move(records: list[dict[str, Any]], position: Any) -> bool:
+    """Whether "uct:5" was to move at ``position`` in a recorded game that went through it."""
+    return any(
+        record["moves"][: len(position.moves)] == position.moves and record["players"][position.turn] == "uct:5"
+        for record in records
+    )
