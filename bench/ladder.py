@@ -51,16 +51,17 @@ class Line:
     goal: Goal | None
 
 
-def positions_of(records: list[dict[str, Any]], match: Match, side_spec: str) -> list[Any]:
-    """Positions of the recorded games where ``side_spec`` was to move with a choice: what it really faced."""
+def positions_of(records: list[dict[str, Any]], match: Match, side_spec: str | None = None) -> list[Any]:
+    """Positions of the recorded games where ``side_spec`` (None: either player) was to move with a choice."""
     positions = []
     for record in records:
-        side = record["players"].index(side_spec)
+        side = None if side_spec is None else record["players"].index(side_spec)
         state = match.new_game()
         plies = 0  # the random opening's plies were not the player's choice
         for move in record["moves"]:
             if not state.chance:
-                if plies >= match.opening_plies and state.turn == side and len(state.legal_moves()) > 1:
+                mine = side is None or state.turn == side
+                if plies >= match.opening_plies and mine and len(state.legal_moves()) > 1:
                     positions.append(state.copy())
                 plies += 1
             state.play(move)
@@ -109,7 +110,7 @@ def table(lines: list[Line]) -> str:
             f"| {times_cell(summary.times_a, summary.cpu_a)} | {times_cell(summary.times_b, summary.cpu_b)} "
             f"| {goal.text if goal else '-'} | {judged} |"
         )
-        if line.match.a == "L4":
+        if line.match.a.partition(":")[0] == "L4":
             level4 += [t for r in line.run.records for t in r["times"][r["a_side"]]]
     stats = TimeStats.of(level4)
     if stats is not None:
@@ -143,6 +144,13 @@ def main(argv: list[str] | None = None) -> None:
         help=f"a comma-separated subset of {','.join(PAIRINGS)} (the UCT lines need L4-L3 or --level4-time)",
     )
     parser.add_argument("--level4-time", type=float, help="level 4's mean CPU seconds a move, instead of measuring")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="cpu: the levels' deadlines count CPU seconds (L4:clock=cpu), for a busy machine; wall times then "
+        "show the load, not the goal",
+    )
     args = parser.parse_args(argv)
     selected = args.only.split(",")
     if unknown := set(selected) - set(PAIRINGS):
@@ -157,8 +165,11 @@ def main(argv: list[str] | None = None) -> None:
     opening = default_opening(args.game)
     lines: list[Line] = []
 
+    def level(spec: str) -> str:
+        return f"{spec}:clock=cpu" if args.clock == "cpu" and spec.startswith("L") else spec
+
     def play(label: str, a: str, b: str, goal: Goal | None, positions: list[Any] | None = None) -> Line:
-        match = Match(a, b, args.game, options, args.seed, opening)
+        match = Match(level(a), level(b), args.game, options, args.seed, opening)
         print(f"\n## {label}", flush=True)
         run = run_match(
             match, args.games, file_for(args.out, match), args.resume, log=_log, calibration_positions=positions
@@ -176,7 +187,9 @@ def main(argv: list[str] | None = None) -> None:
             summary = top.run.summary()
             level4 = summary.cpu_a or summary.times_a
             if level4 is not None and summary.times_a is not None and level4_time is None:
-                positions = positions_of(top.run.records, top.match, "L4")
+                # The positions the UCT will face against level 4 are unknown before it plays them; in Iago level 4
+                # meets dearer ones (more moves with a choice) than its opponent, so both sides' are the sample.
+                positions = positions_of(top.run.records, top.match)
                 level4_time = round(level4.mean, 3)
                 print(
                     f"\nLevel 4's mean time per move with a choice over {level4.count} moves: {level4_time:g} CPU "
@@ -199,6 +212,8 @@ def main(argv: list[str] | None = None) -> None:
     title = f"{args.game} {' '.join(args.option)}".strip()
     print(f"\n### {title}: {args.games} games a pairing, seed {args.seed}\n")
     print(table(lines))
+    if args.clock == "cpu":
+        print("The levels ran with clock=cpu: their wall times above include waiting for a busy machine.")
     if any(math.isnan(line.run.summary().score) for line in lines):
         print("(a match without games shows nan)")
 

@@ -5,6 +5,8 @@
     L1 .. L4          the project's AI through ``ai.choose_move(state, level, seed=...)``
     L4:budget=0.5     ... with its time budget overridden (seconds)
     L4:depth=3        ... a fixed depth with no clock (budget_s=inf, max_depth=3): fixed work for dev runs
+    L4:clock=cpu      ... its deadline read on this process's CPU clock: on a busy machine it still thinks its
+                      full budget (as on a quiet one) instead of losing it to other work; times reported stay wall
     uct:5000          the UCT reference (bench/uct.py) with 5000 iterations a move
     uct@1.2           the UCT reference with the iterations that take 1.2 s a move on average here (calibrated)
 
@@ -14,9 +16,11 @@ only asked when a player is to act (the arena draws chance moves).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,19 +72,38 @@ def level_chooser(level: int, params: dict[str, str]) -> Chooser:
     import ai  # only the AI players need it: the arena also serves games without one
 
     overrides: dict[str, Any] = {}
+    clock = "wall"
     for key, value in params.items():
-        if key == "budget":
+        if key == "clock" and value in ("wall", "cpu"):
+            clock = value
+        elif key == "budget":
             overrides["budget_s"] = math.inf if value == "inf" else float(value)
         elif key == "depth":
             overrides["max_depth"] = int(value)
             overrides.setdefault("budget_s", math.inf)
         else:
-            raise ValueError(f"Unknown level parameter {key!r}: use budget=<seconds> or depth=<plies>.")
+            raise ValueError(
+                f"Unknown level parameter {key}={value}: use budget=<seconds>, depth=<plies> or clock=cpu."
+            )
 
     def choose(state: Any, rng: random.Random) -> str:
-        return ai.choose_move(state, level, seed=rng.randrange(1 << 30), **overrides)
+        with cpu_clock() if clock == "cpu" else contextlib.nullcontext():
+            return ai.choose_move(state, level, seed=rng.randrange(1 << 30), **overrides)
 
     return choose
+
+
+@contextlib.contextmanager
+def cpu_clock() -> Iterator[None]:
+    """While inside, ``time.perf_counter`` reads this process's CPU time: the AI's deadlines (which read
+    ``time.perf_counter()`` from the ``time`` module) then count only the work done for them. The arena reads
+    the wall clock before entering and after leaving, so its times stay wall-clock seconds."""
+    wall = time.perf_counter
+    time.perf_counter = time.process_time
+    try:
+        yield
+    finally:
+        time.perf_counter = wall
 
 
 def uct_chooser(iterations: int) -> Chooser:

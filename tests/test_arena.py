@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -219,12 +220,15 @@ def test_an_illegal_move_loses_the_game_and_is_reported(tictactoe: GameEntry, mo
 
 
 def test_player_specs() -> None:
-    for spec in ["random", "greedy", "L1", "L4:budget=0.5", "L4:depth=3", "L3:budget=inf,depth=2", "uct:50"]:
+    specs = ["random", "greedy", "L1", "L4:budget=0.5", "L4:depth=3", "L3:budget=inf,depth=2", "L4:clock=cpu", "uct:50"]
+    for spec in specs:
         assert players.make_player(spec).resolved == spec
     with pytest.raises(ValueError, match="Unknown player"):
         players.make_player("alphazero")
     with pytest.raises(ValueError, match="Unknown level parameter"):
         players.make_player("L2:nodes=5")
+    with pytest.raises(ValueError, match="Unknown level parameter"):
+        players.make_player("L2:clock=sundial")
     with pytest.raises(ValueError, match="calibrate"):
         players.make_player("uct@1.0")
 
@@ -262,3 +266,13 @@ def uct_to_move(records: list[dict[str, Any]], position: Any) -> bool:
         record["moves"][: len(position.moves)] == position.moves and record["players"][position.turn] == "uct:5"
         for record in records
     )
+
+
+def test_the_cpu_clock_is_only_borrowed_for_the_call() -> None:
+    wall = time.perf_counter
+    with players.cpu_clock():
+        assert time.perf_counter is time.process_time
+    assert time.perf_counter is wall
+    with pytest.raises(RuntimeError), players.cpu_clock():
+        raise RuntimeError
+    assert time.perf_counter is wall
