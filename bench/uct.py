@@ -21,9 +21,11 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 EXPLORATION = math.sqrt(2)
@@ -34,18 +36,15 @@ class Node:
 
     __slots__ = ("chance", "children", "move", "score0", "turn", "untried", "visits")
 
-    def __init__(self, move: str | None, state: Any, rng: random.Random) -> None:
+    def __init__(self, move: str | None, state: Any) -> None:
         self.move = move
         self.visits = 0
         self.score0 = 0.0
         self.children: dict[str, Node] = {}
         self.chance: bool = bool(state.chance) and not state.is_over
         self.turn: int | None = state.turn
-        if self.chance or state.is_over:
-            self.untried: list[str] = []
-        else:
-            self.untried = state.legal_moves()
-            rng.shuffle(self.untried)
+        # listed on the node's second visit, when it expands: most leaves are never visited again
+        self.untried: list[str] | None = None
 
     def mean_for(self, player: int) -> float:
         mean0 = self.score0 / self.visits
@@ -76,7 +75,8 @@ class UCT:
         CPU time have passed: the calibration's measure, which the machine's load does not stretch)."""
         rng = self.rng
         pick = rng.choice
-        root = Node(None, root_state, rng)
+        randrange = rng.randrange
+        root = Node(None, root_state)
         deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds
         for done in range(iterations):
             if deadline is not None and done and time.process_time() > deadline:
@@ -90,17 +90,24 @@ class UCT:
                     state.play(outcome)
                     child = node.children.get(outcome)
                     if child is None:
-                        child = node.children[outcome] = Node(outcome, state, rng)
+                        child = node.children[outcome] = Node(outcome, state)
                     node = child
-                elif node.untried:
-                    move = node.untried.pop()
+                    path.append(node)
+                    continue
+                untried = node.untried
+                if untried is None:
+                    untried = node.untried = state.legal_moves()
+                if untried:  # expand one untried move, taken at random
+                    last = len(untried) - 1
+                    index = randrange(last + 1)
+                    untried[index], untried[last] = untried[last], untried[index]
+                    move = untried.pop()
                     state.play(move)
-                    node.children[move] = node = Node(move, state, rng)
+                    node.children[move] = node = Node(move, state)
                     path.append(node)
                     break
-                else:
-                    node = self._select(node)
-                    state.play(node.move)
+                node = self._select(node)
+                state.play(node.move)
                 path.append(node)
             while not state.is_over:  # the playout
                 state.play(pick(state.legal_moves()))
@@ -206,3 +213,53 @@ def calibrate(
     rate = 1.0 / statistics.fmean(costs)
     wall_rate = 1.0 / statistics.fmean(wall_costs)
     return Calibration(target_s, max(1, round(target_s * rate)), rate, len(positions), wall_rate, measured)
+
+
+def playout_rate(positions: list[Any], seed: int = 0, seconds_per_position: float = 0.25) -> float:
+    """Bare random playouts (a copy and a uniform game to the end) per CPU second, averaged over positions as
+    ``calibrate`` does: the most iterations any search on the engine contract could make, the tree aside."""
+    pick = random.Random(seed).choice
+    costs = []
+    for position in positions:
+        began = time.process_time()
+        deadline = began + seconds_per_position
+        count = 0
+        while not count or time.process_time() < deadline:
+            state = position.copy()
+            while not state.is_over:
+                state.play(pick(state.legal_moves()))
+            count += 1
+        costs.append((time.process_time() - began) / count)
+    return 1.0 / statistics.fmean(costs)
+
+
+def main() -> None:
+    """``python bench/uct.py --game iago [--option size=13]``: the reference's rate against bare playouts."""
+    import argparse
+
+    import games
+    from bench.arena import parse_options
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--game", required=True, choices=games.names())
+    parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    entry, options = games.find(args.game), parse_options(args.option)
+
+    def new_game() -> Any:
+        return entry.new_game(**options)
+
+    positions = sample_positions(new_game, random.Random(args.seed))
+    calibration = calibrate(new_game, 1.0, seed=args.seed, positions=positions)
+    bare = playout_rate(positions, seed=args.seed)
+    print(calibration.describe())
+    print(
+        f"bare playouts on the same {len(positions)} positions: {bare:.1f} per CPU second; the tree costs "
+        f"{100 * (bare / calibration.rate - 1):.0f}% on top"
+    )
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    main()
