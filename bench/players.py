@@ -9,6 +9,10 @@
                       full budget (as on a quiet one) instead of losing it to other work; times reported stay wall
     uct:5000          the UCT reference (bench/uct.py) with 5000 iterations a move
     uct@1.2           the UCT reference with the iterations that take 1.2 s a move on average here (calibrated)
+    uct-ply:200000    the UCT reference searching until it has played that many moves on its copies, tree and
+                      playouts together: about the same time at every stage of a game, where a fixed iteration
+                      count spends most of its time on the opening (long playouts) and little on the end
+    uct-ply@1.2       the same, calibrated to 1.2 s a move
 
 Every player is called as ``player.choose(state, rng)`` and must return one of ``state.legal_moves()``; it is
 only asked when a player is to act (the arena draws chance moves).
@@ -106,8 +110,8 @@ def cpu_clock() -> Iterator[None]:
         time.perf_counter = wall
 
 
-def uct_chooser(iterations: int) -> Chooser:
-    searcher = uct.UCT(iterations)
+def uct_chooser(iterations: int, plies: int | None = None) -> Chooser:
+    searcher = uct.UCT(iterations, plies=plies)
 
     def choose(state: Any, rng: random.Random) -> str:
         searcher.rng.seed(rng.randrange(1 << 62))
@@ -134,14 +138,19 @@ def make_player(
         return Player(spec, spec, level_chooser(int(name[1]), params))
     if name == "uct" and rest:
         return Player(spec, spec, uct_chooser(int(rest)))
-    if spec.startswith("uct@"):
+    if name == "uct-ply" and rest:
+        return Player(spec, spec, uct_chooser(1, plies=int(rest)))
+    if spec.startswith(("uct@", "uct-ply@")):
         if new_game is None:
             raise ValueError("A timed UCT needs the game to calibrate on.")
-        seconds = float(spec[4:].removesuffix("s"))
-        calibration = uct.calibrate(new_game, seconds, seed=calibration_seed, positions=calibration_positions)
-        resolved = f"uct:{calibration.iterations}"
-        return Player(spec, resolved, uct_chooser(calibration.iterations), [calibration.describe()])
+        kind, _, time_text = spec.partition("@")
+        unit = "plies" if kind == "uct-ply" else "iterations"
+        seconds = float(time_text.removesuffix("s"))
+        calibration = uct.calibrate(new_game, seconds, calibration_seed, positions=calibration_positions, unit=unit)
+        resolved = f"{kind}:{calibration.iterations}"
+        budget = (calibration.iterations, None) if unit == "iterations" else (1, calibration.iterations)
+        return Player(spec, resolved, uct_chooser(*budget), [calibration.describe()])
     raise ValueError(
-        f"Unknown player {spec!r}: use random, greedy, L1..L4 (L4:budget=0.5, L4:depth=3), uct:<iterations> "
-        "or uct@<seconds>."
+        f"Unknown player {spec!r}: use random, greedy, L1..L4 (L4:budget=0.5, L4:depth=3, L4:clock=cpu), "
+        "uct:<iterations>, uct@<seconds>, uct-ply:<plies> or uct-ply@<seconds>."
     )

@@ -54,12 +54,18 @@ class Node:
 class UCT:
     """The searcher. ``choose(state)`` never mutates ``state``; its own ``random.Random`` makes it reproducible."""
 
-    def __init__(self, iterations: int, seed: int | None = None, exploration: float = EXPLORATION) -> None:
-        if iterations < 1:
+    def __init__(
+        self, iterations: int, seed: int | None = None, exploration: float = EXPLORATION, plies: int | None = None
+    ) -> None:
+        """``iterations`` playouts a move; or, with ``plies``, as many playouts as fit in that many moves played
+        on the copies (tree descent and playouts), which costs about the same time at every stage of a game."""
+        if iterations < 1 or (plies is not None and plies < 1):
             raise ValueError("UCT needs at least one iteration a move.")
         self.iterations = iterations
+        self.plies = plies
         self.exploration = exploration
         self.rng = random.Random(seed)
+        self.plies_done = 0  # moves played on copies by the last search
 
     def choose(self, state: Any) -> str:
         if state.is_over or state.chance or state.turn is None:
@@ -67,19 +73,28 @@ class UCT:
         legal = state.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        root = self.search(state, self.iterations)
+        if self.plies is None:
+            root = self.search(state, self.iterations)
+        else:
+            root = self.search(state, 10**9, plies=self.plies)
         return best_child(root).move  # type: ignore[return-value]
 
-    def search(self, root_state: Any, iterations: int, cpu_seconds: float | None = None) -> Node:
-        """Grow a tree from ``root_state`` for ``iterations`` playouts (or until ``cpu_seconds`` of this process's
-        CPU time have passed: the calibration's measure, which the machine's load does not stretch)."""
+    def search(
+        self, root_state: Any, iterations: int, cpu_seconds: float | None = None, plies: int | None = None
+    ) -> Node:
+        """Grow a tree from ``root_state`` for ``iterations`` playouts, or until ``plies`` moves have been played
+        on the copies, or until ``cpu_seconds`` of this process's CPU time have passed (the calibration's
+        measure, which the machine's load does not stretch); the first iteration always runs."""
         rng = self.rng
         pick = rng.choice
         randrange = rng.randrange
         root = Node(None, root_state)
         deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds
+        ply_limit = math.inf if plies is None else plies
+        start_plies = len(root_state.moves)
+        played = 0
         for done in range(iterations):
-            if deadline is not None and done and time.process_time() > deadline:
+            if done and (played >= ply_limit or (deadline is not None and time.process_time() > deadline)):
                 break
             state = root_state.copy()
             node = root
@@ -111,11 +126,13 @@ class UCT:
                 path.append(node)
             while not state.is_over:  # the playout
                 state.play(pick(state.legal_moves()))
+            played += len(state.moves) - start_plies
             winner = state.result().winner
             reward0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
             for visited in path:
                 visited.visits += 1
                 visited.score0 += reward0
+        self.plies_done = played
         return root
 
     def _select(self, node: Node) -> Node:
@@ -151,16 +168,17 @@ class Calibration:
     """How many iterations make ``target_s`` a move on average, from a measured rate on sample positions."""
 
     target_s: float
-    iterations: int
-    rate: float  # iterations per CPU second: 1 / the mean over positions of the CPU seconds per iteration
+    iterations: int  # the budget a move, in ``unit``
+    rate: float  # units per CPU second: 1 / the mean over positions of the CPU seconds per unit
     positions: int
     wall_rate: float  # the same in wall-clock seconds: below ``rate`` when other work shared the core
     measured_s: float  # wall time the measurement took
+    unit: str = "iterations"  # or "plies": moves played on the search's copies
 
     def describe(self) -> str:
         return (
-            f"UCT calibration: {self.rate:.1f} iterations per CPU second ({self.wall_rate:.1f} per wall second) "
-            f"over {self.positions} positions in {self.measured_s:.1f} s -> {self.iterations} iterations for "
+            f"UCT calibration: {self.rate:.1f} {self.unit} per CPU second ({self.wall_rate:.1f} per wall second) "
+            f"over {self.positions} positions in {self.measured_s:.1f} s -> {self.iterations} {self.unit} for "
             f"{self.target_s:.3g} s a move"
         )
 
@@ -188,8 +206,10 @@ def calibrate(
     seed: int = 0,
     seconds_per_position: float = 0.25,
     positions: list[Any] | None = None,
+    unit: str = "iterations",
 ) -> Calibration:
-    """The iteration count whose mean time per move with a choice is about ``target_s`` on this machine now.
+    """The iteration count (or with ``unit="plies"`` the ply budget) whose mean time per move with a choice is
+    about ``target_s`` on this machine now.
 
     The cost of an iteration depends on how much game is left, so the rate is measured on positions spread over
     whole random games (or on the ``positions`` given, e.g. from real games), each searched for
@@ -207,12 +227,14 @@ def calibrate(
     for position in positions:
         began, cpu_began = time.perf_counter(), time.process_time()
         root = searcher.search(position, 10**9, cpu_seconds=seconds_per_position)
-        costs.append((time.process_time() - cpu_began) / root.visits)
-        wall_costs.append((time.perf_counter() - began) / root.visits)
+        done = max(1, root.visits if unit == "iterations" else searcher.plies_done)
+        costs.append((time.process_time() - cpu_began) / done)
+        wall_costs.append((time.perf_counter() - began) / done)
     measured = time.perf_counter() - start
     rate = 1.0 / statistics.fmean(costs)
     wall_rate = 1.0 / statistics.fmean(wall_costs)
-    return Calibration(target_s, max(1, round(target_s * rate)), rate, len(positions), wall_rate, measured)
+    budget = max(1, round(target_s * rate))
+    return Calibration(target_s, budget, rate, len(positions), wall_rate, measured, unit)
 
 
 def playout_rate(positions: list[Any], seed: int = 0, seconds_per_position: float = 0.25) -> float:

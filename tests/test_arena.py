@@ -93,6 +93,17 @@ def test_uct_takes_the_immediate_win(tictactoe: GameEntry, seed: int) -> None:
     assert UCT(400, seed=seed).choose(state) == "a3"
 
 
+def test_a_ply_budget_stops_after_the_playout_that_reaches_it(tictactoe: GameEntry) -> None:
+    searcher = UCT(1, seed=1, plies=60)
+    root = searcher.search(tictactoe.new_game(), 10**9, plies=60)
+    assert 60 <= searcher.plies_done < 60 + 9  # a tic-tac-toe playout is at most 9 moves
+    assert root.visits == sum(child.visits for child in root.children.values()) > 60 // 9
+    state = tictactoe.new_game()
+    for move in ["a1", "b1", "a2", "c1"]:
+        state.play(move)
+    assert UCT(1, seed=2, plies=2000).choose(state) == "a3"
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_uct_blocks_the_immediate_loss(tictactoe: GameEntry, seed: int) -> None:
     state = tictactoe.new_game()
@@ -220,7 +231,17 @@ def test_an_illegal_move_loses_the_game_and_is_reported(tictactoe: GameEntry, mo
 
 
 def test_player_specs() -> None:
-    specs = ["random", "greedy", "L1", "L4:budget=0.5", "L4:depth=3", "L3:budget=inf,depth=2", "L4:clock=cpu", "uct:50"]
+    specs = [
+        "random",
+        "greedy",
+        "L1",
+        "L4:budget=0.5",
+        "L4:depth=3",
+        "L3:budget=inf,depth=2",
+        "L4:clock=cpu",
+        "uct:50",
+        "uct-ply:500",
+    ]
     for spec in specs:
         assert players.make_player(spec).resolved == spec
     with pytest.raises(ValueError, match="Unknown player"):
