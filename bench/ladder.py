@@ -145,6 +145,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--level4-time", type=float, help="level 4's mean CPU seconds a move, instead of measuring")
     parser.add_argument(
+        "--reference",
+        choices=("uct", "uct-ply"),
+        default="uct",
+        help="the UCT's budget: a fixed iteration count (uct) or a fixed number of moves played (uct-ply)",
+    )
+    parser.add_argument(
         "--clock",
         choices=("wall", "cpu"),
         default="wall",
@@ -199,10 +205,10 @@ def main(argv: list[str] | None = None) -> None:
         if level4_time is not None:
             if "L4-uct" in selected:
                 label = f"L4 vs UCT at L4's time ({level4_time:g} s)"
-                play(label, "L4", f"uct@{level4_time:g}", SAME_TIME, positions)
+                play(label, "L4", f"{args.reference}@{level4_time:g}", SAME_TIME, positions)
             if "L4-uct4x" in selected:
                 label = f"L4 vs UCT at 4x ({4 * level4_time:g} s)"
-                play(label, "L4", f"uct@{4 * level4_time:g}", FOUR_TIMES, positions)
+                play(label, "L4", f"{args.reference}@{4 * level4_time:g}", FOUR_TIMES, positions)
         for pairing, goal in (("L3-L2", STEP), ("L2-L1", STEP), ("L1-random", BEGINNER)):
             if pairing in selected:
                 a, b = pairing.split("-")

@@ -256,7 +256,7 @@ def playout_rate(positions: list[Any], seed: int = 0, seconds_per_position: floa
 
 
 def main() -> None:
-    """``python bench/uct.py --game iago [--option size=13]``: the reference's rate against bare playouts."""
+    """``python bench/uct.py --game G [--option name=value]``: the reference's rate against bare playouts."""
     import argparse
 
     import games
