@@ -71,7 +71,8 @@ def play_game(match: Match, index: int, players: tuple[Player, Player]) -> dict[
     opening = random.Random(seed + 1)  # the random opening: the same plies in both games of the pair
     lots = random.Random(f"{seed} {index}")  # the players' own randomness
     state = match.new_game()
-    times: list[list[float]] = [[], []]
+    times: list[list[float]] = [[], []]  # wall-clock seconds of each move with a choice, per side
+    cpu: list[list[float]] = [[], []]  # the CPU seconds of the same moves (this process: players run in it)
     error = None
     opened = 0
     while not state.is_over:
@@ -86,14 +87,14 @@ def play_game(match: Match, index: int, players: tuple[Player, Player]) -> dict[
         side = state.turn
         player = by_side[side]
         view = state.copy()
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         try:
             move = player.choose(view, lots)
         except Exception as exc:  # a crash loses the game and is reported, the match goes on
             move, error = None, f"side {side} ({player.spec}) raised {type(exc).__name__}: {exc}"
-        spent = time.perf_counter() - start
         if len(legal) > 1:
-            times[side].append(spent)
+            times[side].append(time.perf_counter() - start)
+            cpu[side].append(time.process_time() - cpu_start)
         if error is None and move not in legal:
             error = f"side {side} ({player.spec}) played {move!r}, not one of the {len(legal)} legal moves"
         if error is not None:
@@ -115,6 +116,7 @@ def play_game(match: Match, index: int, players: tuple[Player, Player]) -> dict[
         "result": result,
         "error": error,
         "times": times,
+        "cpu": cpu,
     }
 
 
@@ -163,8 +165,10 @@ class Summary:
     draws: int
     losses: int
     errors: list[str]
-    times_a: TimeStats | None
+    times_a: TimeStats | None  # wall-clock seconds a move with a choice, player A
     times_b: TimeStats | None
+    cpu_a: TimeStats | None  # CPU seconds of the same moves
+    cpu_b: TimeStats | None
 
     @property
     def score(self) -> float:
@@ -185,6 +189,7 @@ def summarise(records: Iterable[dict[str, Any]]) -> Summary:
     wins = draws = losses = 0
     errors: list[str] = []
     times: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
     for record in records:
         a_side = record["a_side"]
         winner = record["result"]["winner"]
@@ -198,7 +203,17 @@ def summarise(records: Iterable[dict[str, Any]]) -> Summary:
             errors.append(f"game {record['index']}: {record['error']}")
         times[0].extend(record["times"][a_side])
         times[1].extend(record["times"][1 - a_side])
-    return Summary(wins + draws + losses, wins, draws, losses, errors, TimeStats.of(times[0]), TimeStats.of(times[1]))
+        if "cpu" in record:
+            cpu[0].extend(record["cpu"][a_side])
+            cpu[1].extend(record["cpu"][1 - a_side])
+    return Summary(
+        wins + draws + losses,
+        wins,
+        draws,
+        losses,
+        errors,
+        *(TimeStats.of(values) for values in (*times, *cpu)),
+    )
 
 
 def signed(value: float) -> str:
@@ -222,14 +237,16 @@ def format_summary(match: Match, summary: Summary, resolved: tuple[str, str] = (
             f"A's score: {100 * summary.score:.1f}% (95% interval {100 * low:.1f}% .. {100 * high:.1f}%, Wilson)",
             f"Elo A - B: {signed(summary.elo())} (95% interval {signed(elo_low)} .. {signed(elo_high)})",
         ]
-    lines.append("seconds per move with a choice: player | moves | mean | median | p95 | max")
-    for label, stats in ((names[0], summary.times_a), (names[1], summary.times_b)):
+    lines.append("seconds per move with a choice: player | moves | mean | median | p95 | max | CPU mean")
+    for label, stats, cpu in ((names[0], summary.times_a, summary.cpu_a), (names[1], summary.times_b, summary.cpu_b)):
         if stats:
+            cpu_mean = f"{cpu.mean:.3f}" if cpu else "-"  # records written before CPU times were kept have none
             lines.append(
                 f"  {label} | {stats.count} | {stats.mean:.3f} | {stats.median:.3f} | {stats.p95:.3f} | {stats.max:.3f}"
+                f" | {cpu_mean}"
             )
         else:
-            lines.append(f"  {label} | 0 | - | - | - | -")
+            lines.append(f"  {label} | 0 | - | - | - | - | -")
     if summary.errors:
         lines.append(f"ERRORS ({len(summary.errors)}, each counted as a loss of the side at fault):")
         lines += [f"  {error}" for error in summary.errors]

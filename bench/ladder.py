@@ -2,10 +2,12 @@
 
     python bench/ladder.py --game iago --games 40 --out ladder-runs
 
-Plays, one game at a time: L4 vs L3 first (it also measures level 4's mean time per move with a choice, T),
+Plays, one game at a time: L4 vs L3 first (it also measures level 4's mean CPU time per move with a choice, T,
+equal to its wall time on a quiet machine and fairer to the UCT's calibration when other work shares the core),
 then L4 vs the UCT reference calibrated to T and to 4T (on positions of the L4 vs L3 games), L3 vs L2, L2 vs
 L1 and L1 vs random. Prints each match as it ends and then a Markdown table with the goal each line meets.
-With ``--out`` every match is a JSON-lines file in that folder, and ``--resume`` finishes an interrupted ladder.
+With ``--out`` every match is a JSON-lines file in that folder, and ``--resume`` finishes an interrupted ladder;
+``--only L4-L3,L4-uct`` plays a subset.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import games
 from bench.arena import Match, Run, TimeStats, default_opening, format_summary, parse_options, run_match, signed
 
 MIN_GAMES = 40  # the issue's "at least 40 games a pair"
+PAIRINGS = ("L4-L3", "L4-uct", "L4-uct4x", "L3-L2", "L2-L1", "L1-random")
 LEVEL4_P95_S = 2.0
 
 
@@ -48,16 +51,17 @@ class Line:
     goal: Goal | None
 
 
-def positions_of(records: list[dict[str, Any]], match: Match, side_spec: str) -> list[Any]:
-    """Positions of the recorded games where ``side_spec`` was to move with a choice: what it really faced."""
+def positions_of(records: list[dict[str, Any]], match: Match, side_spec: str | None = None) -> list[Any]:
+    """Positions of the recorded games where ``side_spec`` (None: either player) was to move with a choice."""
     positions = []
     for record in records:
-        side = record["players"].index(side_spec)
+        side = None if side_spec is None else record["players"].index(side_spec)
         state = match.new_game()
         plies = 0  # the random opening's plies were not the player's choice
         for move in record["moves"]:
             if not state.chance:
-                if plies >= match.opening_plies and state.turn == side and len(state.legal_moves()) > 1:
+                mine = side is None or state.turn == side
+                if plies >= match.opening_plies and mine and len(state.legal_moves()) > 1:
                     positions.append(state.copy())
                 plies += 1
             state.play(move)
@@ -80,14 +84,17 @@ def verdict(score: float, interval: tuple[float, float], goal: Goal, games_playe
     return words
 
 
-def times_cell(stats: TimeStats | None) -> str:
-    return "-" if stats is None else f"{stats.median:.2f} / {stats.p95:.2f} / {stats.max:.2f} ({stats.count})"
+def times_cell(stats: TimeStats | None, cpu: TimeStats | None) -> str:
+    if stats is None:
+        return "-"
+    cpu_mean = f"{cpu.mean:.2f}" if cpu else "-"
+    return f"{stats.mean:.2f} ({cpu_mean}) / {stats.median:.2f} / {stats.p95:.2f} / {stats.max:.2f} ({stats.count})"
 
 
 def table(lines: list[Line]) -> str:
     rows = [
-        "| A vs B | games | A's score (95%) | Elo A - B (95%) | A s: median / p95 / max (moves) "
-        "| B s: median / p95 / max (moves) | goal | verdict |",
+        "| A vs B | games | A's score (95%) | Elo A - B (95%) | A s: mean (CPU) / median / p95 / max (moves) "
+        "| B s: mean (CPU) / median / p95 / max (moves) | goal | verdict |",
         "|---|---:|---:|---:|---:|---:|---|---|",
     ]
     level4: list[float] = []
@@ -99,10 +106,11 @@ def table(lines: list[Line]) -> str:
         judged = verdict(summary.score, (low, high), goal, summary.games) if goal and summary.games else "-"
         rows.append(
             f"| {line.label} | {summary.games} | {100 * summary.score:.0f}% ({100 * low:.0f}..{100 * high:.0f}) "
-            f"| {signed(summary.elo())} ({signed(elo_low)}..{signed(elo_high)}) | {times_cell(summary.times_a)} "
-            f"| {times_cell(summary.times_b)} | {goal.text if goal else '-'} | {judged} |"
+            f"| {signed(summary.elo())} ({signed(elo_low)}..{signed(elo_high)}) "
+            f"| {times_cell(summary.times_a, summary.cpu_a)} | {times_cell(summary.times_b, summary.cpu_b)} "
+            f"| {goal.text if goal else '-'} | {judged} |"
         )
-        if line.match.a == "L4":
+        if line.match.a.partition(":")[0] == "L4":
             level4 += [t for r in line.run.records for t in r["times"][r["a_side"]]]
     stats = TimeStats.of(level4)
     if stats is not None:
@@ -130,7 +138,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, help="a folder for the games of each match (JSON lines)")
     parser.add_argument("--resume", action="store_true", help="finish the matches already in --out")
+    parser.add_argument(
+        "--only",
+        default=",".join(PAIRINGS),
+        help=f"a comma-separated subset of {','.join(PAIRINGS)} (the UCT lines need L4-L3 or --level4-time)",
+    )
+    parser.add_argument("--level4-time", type=float, help="level 4's mean CPU seconds a move, instead of measuring")
+    parser.add_argument(
+        "--reference",
+        choices=("uct", "uct-ply"),
+        default="uct",
+        help="the UCT's budget: a fixed iteration count (uct) or a fixed number of moves played (uct-ply)",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="cpu: the levels' deadlines count CPU seconds (L4:clock=cpu), for a busy machine; wall times then "
+        "show the load, not the goal",
+    )
     args = parser.parse_args(argv)
+    selected = args.only.split(",")
+    if unknown := set(selected) - set(PAIRINGS):
+        parser.error(f"unknown pairings {', '.join(sorted(unknown))}: choose from {', '.join(PAIRINGS)}")
+    wants_uct = {"L4-uct", "L4-uct4x"} & set(selected)
+    if wants_uct and "L4-L3" not in selected and args.level4_time is None:
+        parser.error("the UCT lines are calibrated to level 4's time: add L4-L3 to --only or give --level4-time")
     print("Command: python bench/ladder.py " + shlex.join(sys.argv[1:] if argv is None else argv), flush=True)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -138,8 +171,11 @@ def main(argv: list[str] | None = None) -> None:
     opening = default_opening(args.game)
     lines: list[Line] = []
 
+    def level(spec: str) -> str:
+        return f"{spec}:clock=cpu" if args.clock == "cpu" and spec.startswith("L") else spec
+
     def play(label: str, a: str, b: str, goal: Goal | None, positions: list[Any] | None = None) -> Line:
-        match = Match(a, b, args.game, options, args.seed, opening)
+        match = Match(level(a), level(b), args.game, options, args.seed, opening)
         print(f"\n## {label}", flush=True)
         run = run_match(
             match, args.games, file_for(args.out, match), args.resume, log=_log, calibration_positions=positions
@@ -151,22 +187,39 @@ def main(argv: list[str] | None = None) -> None:
         return lines[-1]
 
     try:
-        top = play("L4 vs L3", "L4", "L3", STEP)
-        level4 = top.run.summary().times_a
-        if level4 is not None:
-            positions = positions_of(top.run.records, top.match, "L4")
-            same = round(level4.mean, 3)
-            print(f"\nLevel 4's mean time per move with a choice: {level4.mean:.3f} s over {level4.count} moves")
-            play(f"L4 vs UCT at L4's time ({same:g} s)", "L4", f"uct@{same:g}", SAME_TIME, positions)
-            play(f"L4 vs UCT at 4x ({4 * same:g} s)", "L4", f"uct@{4 * same:g}", FOUR_TIMES, positions)
-        play("L3 vs L2", "L3", "L2", STEP)
-        play("L2 vs L1", "L2", "L1", STEP)
-        play("L1 vs random", "L1", "random", BEGINNER)
+        level4_time, positions = args.level4_time, None
+        if "L4-L3" in selected:
+            top = play("L4 vs L3", "L4", "L3", STEP)
+            summary = top.run.summary()
+            level4 = summary.cpu_a or summary.times_a
+            if level4 is not None and summary.times_a is not None and level4_time is None:
+                # The positions the UCT will face against level 4 are unknown before it plays them; in Iago level 4
+                # meets dearer ones (more moves with a choice) than its opponent, so both sides' are the sample.
+                positions = positions_of(top.run.records, top.match)
+                level4_time = round(level4.mean, 3)
+                print(
+                    f"\nLevel 4's mean time per move with a choice over {level4.count} moves: {level4_time:g} CPU "
+                    f"seconds ({summary.times_a.mean:.3f} s wall); the UCT is calibrated in CPU seconds",
+                    flush=True,
+                )
+        if level4_time is not None:
+            if "L4-uct" in selected:
+                label = f"L4 vs UCT at L4's time ({level4_time:g} s)"
+                play(label, "L4", f"{args.reference}@{level4_time:g}", SAME_TIME, positions)
+            if "L4-uct4x" in selected:
+                label = f"L4 vs UCT at 4x ({4 * level4_time:g} s)"
+                play(label, "L4", f"{args.reference}@{4 * level4_time:g}", FOUR_TIMES, positions)
+        for pairing, goal in (("L3-L2", STEP), ("L2-L1", STEP), ("L1-random", BEGINNER)):
+            if pairing in selected:
+                a, b = pairing.split("-")
+                play(f"{a} vs {b}", a, b, goal)
     except KeyboardInterrupt:
         print("\ninterrupted: the table of the matches so far", flush=True)
     title = f"{args.game} {' '.join(args.option)}".strip()
     print(f"\n### {title}: {args.games} games a pairing, seed {args.seed}\n")
     print(table(lines))
+    if args.clock == "cpu":
+        print("The levels ran with clock=cpu: their wall times above include waiting for a busy machine.")
     if any(math.isnan(line.run.summary().score) for line in lines):
         print("(a match without games shows nan)")
 

@@ -5,8 +5,14 @@
     L1 .. L4          the project's AI through ``ai.choose_move(state, level, seed=...)``
     L4:budget=0.5     ... with its time budget overridden (seconds)
     L4:depth=3        ... a fixed depth with no clock (budget_s=inf, max_depth=3): fixed work for dev runs
+    L4:clock=cpu      ... its deadline read on this process's CPU clock: on a busy machine it still thinks its
+                      full budget (as on a quiet one) instead of losing it to other work; times reported stay wall
     uct:5000          the UCT reference (bench/uct.py) with 5000 iterations a move
     uct@1.2           the UCT reference with the iterations that take 1.2 s a move on average here (calibrated)
+    uct-ply:200000    the UCT reference searching until it has played that many moves on its copies, tree and
+                      playouts together: about the same time at every stage of a game, where a fixed iteration
+                      count spends most of its time on the opening (long playouts) and little on the end
+    uct-ply@1.2       the same, calibrated to 1.2 s a move
 
 Every player is called as ``player.choose(state, rng)`` and must return one of ``state.legal_moves()``; it is
 only asked when a player is to act (the arena draws chance moves).
@@ -14,9 +20,11 @@ only asked when a player is to act (the arena draws chance moves).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,23 +75,42 @@ def greedy_move(state: Any, rng: random.Random) -> str:
 
 def level_chooser(level: int, params: dict[str, str]) -> Chooser:
     overrides: dict[str, Any] = {}
+    clock = "wall"
     for key, value in params.items():
-        if key == "budget":
+        if key == "clock" and value in ("wall", "cpu"):
+            clock = value
+        elif key == "budget":
             overrides["budget_s"] = math.inf if value == "inf" else float(value)
         elif key == "depth":
             overrides["max_depth"] = int(value)
             overrides.setdefault("budget_s", math.inf)
         else:
-            raise ValueError(f"Unknown level parameter {key!r}: use budget=<seconds> or depth=<plies>.")
+            raise ValueError(
+                f"Unknown level parameter {key}={value}: use budget=<seconds>, depth=<plies> or clock=cpu."
+            )
 
     def choose(state: Any, rng: random.Random) -> str:
-        return ai.choose_move(state, level, seed=rng.randrange(1 << 30), **overrides)
+        with cpu_clock() if clock == "cpu" else contextlib.nullcontext():
+            return ai.choose_move(state, level, seed=rng.randrange(1 << 30), **overrides)
 
     return choose
 
 
-def uct_chooser(iterations: int) -> Chooser:
-    searcher = uct.UCT(iterations)
+@contextlib.contextmanager
+def cpu_clock() -> Iterator[None]:
+    """While inside, ``time.perf_counter`` reads this process's CPU time: the AI's deadlines (which read
+    ``time.perf_counter()`` from the ``time`` module) then count only the work done for them. The arena reads
+    the wall clock before entering and after leaving, so its times stay wall-clock seconds."""
+    wall = time.perf_counter
+    time.perf_counter = time.process_time
+    try:
+        yield
+    finally:
+        time.perf_counter = wall
+
+
+def uct_chooser(iterations: int, plies: int | None = None) -> Chooser:
+    searcher = uct.UCT(iterations, plies=plies)
 
     def choose(state: Any, rng: random.Random) -> str:
         searcher.rng.seed(rng.randrange(1 << 62))
@@ -110,14 +137,19 @@ def make_player(
         return Player(spec, spec, level_chooser(int(name[1]), params))
     if name == "uct" and rest:
         return Player(spec, spec, uct_chooser(int(rest)))
-    if spec.startswith("uct@"):
+    if name == "uct-ply" and rest:
+        return Player(spec, spec, uct_chooser(1, plies=int(rest)))
+    if spec.startswith(("uct@", "uct-ply@")):
         if new_game is None:
             raise ValueError("A timed UCT needs the game to calibrate on.")
-        seconds = float(spec[4:].removesuffix("s"))
-        calibration = uct.calibrate(new_game, seconds, seed=calibration_seed, positions=calibration_positions)
-        resolved = f"uct:{calibration.iterations}"
-        return Player(spec, resolved, uct_chooser(calibration.iterations), [calibration.describe()])
+        kind, _, time_text = spec.partition("@")
+        unit = "plies" if kind == "uct-ply" else "iterations"
+        seconds = float(time_text.removesuffix("s"))
+        calibration = uct.calibrate(new_game, seconds, calibration_seed, positions=calibration_positions, unit=unit)
+        resolved = f"{kind}:{calibration.iterations}"
+        budget = (calibration.iterations, None) if unit == "iterations" else (1, calibration.iterations)
+        return Player(spec, resolved, uct_chooser(*budget), [calibration.describe()])
     raise ValueError(
-        f"Unknown player {spec!r}: use random, greedy, L1..L4 (L4:budget=0.5, L4:depth=3), uct:<iterations> "
-        "or uct@<seconds>."
+        f"Unknown player {spec!r}: use random, greedy, L1..L4 (L4:budget=0.5, L4:depth=3, L4:clock=cpu), "
+        "uct:<iterations>, uct@<seconds>, uct-ply:<plies> or uct-ply@<seconds>."
     )

@@ -21,9 +21,11 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 EXPLORATION = math.sqrt(2)
@@ -34,18 +36,15 @@ class Node:
 
     __slots__ = ("chance", "children", "move", "score0", "turn", "untried", "visits")
 
-    def __init__(self, move: str | None, state: Any, rng: random.Random) -> None:
+    def __init__(self, move: str | None, state: Any) -> None:
         self.move = move
         self.visits = 0
         self.score0 = 0.0
         self.children: dict[str, Node] = {}
         self.chance: bool = bool(state.chance) and not state.is_over
         self.turn: int | None = state.turn
-        if self.chance or state.is_over:
-            self.untried: list[str] = []
-        else:
-            self.untried = state.legal_moves()
-            rng.shuffle(self.untried)
+        # listed on the node's second visit, when it expands: most leaves are never visited again
+        self.untried: list[str] | None = None
 
     def mean_for(self, player: int) -> float:
         mean0 = self.score0 / self.visits
@@ -55,12 +54,18 @@ class Node:
 class UCT:
     """The searcher. ``choose(state)`` never mutates ``state``; its own ``random.Random`` makes it reproducible."""
 
-    def __init__(self, iterations: int, seed: int | None = None, exploration: float = EXPLORATION) -> None:
-        if iterations < 1:
+    def __init__(
+        self, iterations: int, seed: int | None = None, exploration: float = EXPLORATION, plies: int | None = None
+    ) -> None:
+        """``iterations`` playouts a move; or, with ``plies``, as many playouts as fit in that many moves played
+        on the copies (tree descent and playouts), which costs about the same time at every stage of a game."""
+        if iterations < 1 or (plies is not None and plies < 1):
             raise ValueError("UCT needs at least one iteration a move.")
         self.iterations = iterations
+        self.plies = plies
         self.exploration = exploration
         self.rng = random.Random(seed)
+        self.plies_done = 0  # moves played on copies by the last search
 
     def choose(self, state: Any) -> str:
         if state.is_over or state.chance or state.turn is None:
@@ -68,17 +73,28 @@ class UCT:
         legal = state.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        root = self.search(state, self.iterations)
+        if self.plies is None:
+            root = self.search(state, self.iterations)
+        else:
+            root = self.search(state, 10**9, plies=self.plies)
         return best_child(root).move  # type: ignore[return-value]
 
-    def search(self, root_state: Any, iterations: int, seconds: float | None = None) -> Node:
-        """Grow a tree from ``root_state`` for ``iterations`` playouts (or until ``seconds`` have passed)."""
+    def search(
+        self, root_state: Any, iterations: int, cpu_seconds: float | None = None, plies: int | None = None
+    ) -> Node:
+        """Grow a tree from ``root_state`` for ``iterations`` playouts, or until ``plies`` moves have been played
+        on the copies, or until ``cpu_seconds`` of this process's CPU time have passed (the calibration's
+        measure, which the machine's load does not stretch); the first iteration always runs."""
         rng = self.rng
         pick = rng.choice
-        root = Node(None, root_state, rng)
-        deadline = math.inf if seconds is None else time.perf_counter() + seconds
+        randrange = rng.randrange
+        root = Node(None, root_state)
+        deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds
+        ply_limit = math.inf if plies is None else plies
+        start_plies = len(root_state.moves)
+        played = 0
         for done in range(iterations):
-            if done and time.perf_counter() > deadline:
+            if done and (played >= ply_limit or (deadline is not None and time.process_time() > deadline)):
                 break
             state = root_state.copy()
             node = root
@@ -89,25 +105,34 @@ class UCT:
                     state.play(outcome)
                     child = node.children.get(outcome)
                     if child is None:
-                        child = node.children[outcome] = Node(outcome, state, rng)
+                        child = node.children[outcome] = Node(outcome, state)
                     node = child
-                elif node.untried:
-                    move = node.untried.pop()
+                    path.append(node)
+                    continue
+                untried = node.untried
+                if untried is None:
+                    untried = node.untried = state.legal_moves()
+                if untried:  # expand one untried move, taken at random
+                    last = len(untried) - 1
+                    index = randrange(last + 1)
+                    untried[index], untried[last] = untried[last], untried[index]
+                    move = untried.pop()
                     state.play(move)
-                    node.children[move] = node = Node(move, state, rng)
+                    node.children[move] = node = Node(move, state)
                     path.append(node)
                     break
-                else:
-                    node = self._select(node)
-                    state.play(node.move)
+                node = self._select(node)
+                state.play(node.move)
                 path.append(node)
             while not state.is_over:  # the playout
                 state.play(pick(state.legal_moves()))
+            played += len(state.moves) - start_plies
             winner = state.result().winner
             reward0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
             for visited in path:
                 visited.visits += 1
                 visited.score0 += reward0
+        self.plies_done = played
         return root
 
     def _select(self, node: Node) -> Node:
@@ -143,15 +168,18 @@ class Calibration:
     """How many iterations make ``target_s`` a move on average, from a measured rate on sample positions."""
 
     target_s: float
-    iterations: int
-    rate: float  # iterations per second: 1 / the mean over positions of the seconds per iteration
+    iterations: int  # the budget a move, in ``unit``
+    rate: float  # units per CPU second: 1 / the mean over positions of the CPU seconds per unit
     positions: int
+    wall_rate: float  # the same in wall-clock seconds: below ``rate`` when other work shared the core
     measured_s: float  # wall time the measurement took
+    unit: str = "iterations"  # or "plies": moves played on the search's copies
 
     def describe(self) -> str:
         return (
-            f"UCT calibration: {self.rate:.1f} iterations/s (mean over {self.positions} positions, "
-            f"{self.measured_s:.1f} s) -> {self.iterations} iterations for {self.target_s:.3g} s a move"
+            f"UCT calibration: {self.rate:.1f} {self.unit} per CPU second ({self.wall_rate:.1f} per wall second) "
+            f"over {self.positions} positions in {self.measured_s:.1f} s -> {self.iterations} {self.unit} for "
+            f"{self.target_s:.3g} s a move"
         )
 
 
@@ -178,24 +206,82 @@ def calibrate(
     seed: int = 0,
     seconds_per_position: float = 0.25,
     positions: list[Any] | None = None,
+    unit: str = "iterations",
 ) -> Calibration:
-    """The iteration count whose mean time per move with a choice is about ``target_s`` on this machine now.
+    """The iteration count (or with ``unit="plies"`` the ply budget) whose mean time per move with a choice is
+    about ``target_s`` on this machine now.
 
     The cost of an iteration depends on how much game is left, so the rate is measured on positions spread over
     whole random games (or on the ``positions`` given, e.g. from real games), each searched for
     ``seconds_per_position``, and the seconds per iteration averaged over positions (a plain total would favour
-    the cheap late positions, which fit more iterations in the same time).
+    the cheap late positions, which fit more iterations in the same time). Seconds are CPU seconds of this
+    process, so a busy machine does not make the reference weaker; on a quiet one they equal wall seconds.
     """
     rng = random.Random(seed)
     if positions is None:
         positions = sample_positions(new_game, rng)
     searcher = UCT(1, seed=seed)
     costs = []
+    wall_costs = []
     start = time.perf_counter()
     for position in positions:
-        began = time.perf_counter()
-        root = searcher.search(position, 10**9, seconds=seconds_per_position)
-        costs.append((time.perf_counter() - began) / root.visits)
+        began, cpu_began = time.perf_counter(), time.process_time()
+        root = searcher.search(position, 10**9, cpu_seconds=seconds_per_position)
+        done = max(1, root.visits if unit == "iterations" else searcher.plies_done)
+        costs.append((time.process_time() - cpu_began) / done)
+        wall_costs.append((time.perf_counter() - began) / done)
     measured = time.perf_counter() - start
     rate = 1.0 / statistics.fmean(costs)
-    return Calibration(target_s, max(1, round(target_s * rate)), rate, len(positions), measured)
+    wall_rate = 1.0 / statistics.fmean(wall_costs)
+    budget = max(1, round(target_s * rate))
+    return Calibration(target_s, budget, rate, len(positions), wall_rate, measured, unit)
+
+
+def playout_rate(positions: list[Any], seed: int = 0, seconds_per_position: float = 0.25) -> float:
+    """Bare random playouts (a copy and a uniform game to the end) per CPU second, averaged over positions as
+    ``calibrate`` does: the most iterations any search on the engine contract could make, the tree aside."""
+    pick = random.Random(seed).choice
+    costs = []
+    for position in positions:
+        began = time.process_time()
+        deadline = began + seconds_per_position
+        count = 0
+        while not count or time.process_time() < deadline:
+            state = position.copy()
+            while not state.is_over:
+                state.play(pick(state.legal_moves()))
+            count += 1
+        costs.append((time.process_time() - began) / count)
+    return 1.0 / statistics.fmean(costs)
+
+
+def main() -> None:
+    """``python bench/uct.py --game G [--option name=value]``: the reference's rate against bare playouts."""
+    import argparse
+
+    import games
+    from bench.arena import parse_options
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--game", required=True, choices=games.names())
+    parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    entry, options = games.find(args.game), parse_options(args.option)
+
+    def new_game() -> Any:
+        return entry.new_game(**options)
+
+    positions = sample_positions(new_game, random.Random(args.seed))
+    calibration = calibrate(new_game, 1.0, seed=args.seed, positions=positions)
+    bare = playout_rate(positions, seed=args.seed)
+    print(calibration.describe())
+    print(
+        f"bare playouts on the same {len(positions)} positions: {bare:.1f} per CPU second; the tree costs "
+        f"{100 * (bare / calibration.rate - 1):.0f}% on top"
+    )
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    main()

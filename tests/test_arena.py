@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,17 @@ def test_uct_takes_the_immediate_win(tictactoe: GameEntry, seed: int) -> None:
     assert UCT(400, seed=seed).choose(state) == "a3"
 
 
+def test_a_ply_budget_stops_after_the_playout_that_reaches_it(tictactoe: GameEntry) -> None:
+    searcher = UCT(1, seed=1, plies=60)
+    root = searcher.search(tictactoe.new_game(), 10**9, plies=60)
+    assert 60 <= searcher.plies_done < 60 + 9  # a tic-tac-toe playout is at most 9 moves
+    assert root.visits == sum(child.visits for child in root.children.values()) > 60 // 9
+    state = tictactoe.new_game()
+    for move in ["a1", "b1", "a2", "c1"]:
+        state.play(move)
+    assert UCT(1, seed=2, plies=2000).choose(state) == "a3"
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_uct_blocks_the_immediate_loss(tictactoe: GameEntry, seed: int) -> None:
     state = tictactoe.new_game()
@@ -111,7 +123,7 @@ def test_calibration_turns_a_rate_into_iterations(tictactoe: GameEntry) -> None:
     calibration = calibrate(tictactoe.new_game, 0.02, seed=1, seconds_per_position=0.01)
     assert calibration.positions > 0 and calibration.rate > 0
     assert calibration.iterations == max(1, round(0.02 * calibration.rate))
-    assert "iterations/s" in calibration.describe()
+    assert f"-> {calibration.iterations} iterations" in calibration.describe()
 
 
 def test_elo_and_its_interval_on_known_values() -> None:
@@ -219,12 +231,25 @@ def test_an_illegal_move_loses_the_game_and_is_reported(tictactoe: GameEntry, mo
 
 
 def test_player_specs() -> None:
-    for spec in ["random", "greedy", "L1", "L4:budget=0.5", "L4:depth=3", "L3:budget=inf,depth=2", "uct:50"]:
+    specs = [
+        "random",
+        "greedy",
+        "L1",
+        "L4:budget=0.5",
+        "L4:depth=3",
+        "L3:budget=inf,depth=2",
+        "L4:clock=cpu",
+        "uct:50",
+        "uct-ply:500",
+    ]
+    for spec in specs:
         assert players.make_player(spec).resolved == spec
     with pytest.raises(ValueError, match="Unknown player"):
         players.make_player("alphazero")
     with pytest.raises(ValueError, match="Unknown level parameter"):
         players.make_player("L2:nodes=5")
+    with pytest.raises(ValueError, match="Unknown level parameter"):
+        players.make_player("L2:clock=sundial")
     with pytest.raises(ValueError, match="calibrate"):
         players.make_player("uct@1.0")
 
@@ -234,3 +259,41 @@ def test_greedy_takes_a_win(tictactoe: GameEntry) -> None:
     for move in ["a1", "b1", "a2", "c1"]:
         state.play(move)
     assert players.greedy_move(state, random.Random(1)) == "a3"
+
+
+def test_ladder_verdicts_say_met_or_missed_and_whether_the_interval_decides() -> None:
+    from bench import ladder
+
+    assert ladder.verdict(0.75, (0.66, 0.85), ladder.STEP, 40) == "met (75%), whole interval above"
+    assert ladder.verdict(0.70, (0.50, 0.85), ladder.STEP, 40) == "met (70%), not resolved"
+    assert ladder.verdict(0.08, (0.01, 0.35), ladder.SAME_TIME, 12) == (
+        "missed by 82 points, whole interval below; 12 < 40 games"
+    )
+
+
+def test_ladder_calibrates_on_the_positions_the_player_faced(tictactoe: GameEntry) -> None:
+    from bench import ladder
+
+    match = Match("uct:5", "random", "tictactoe", seed=1, opening_plies=1)
+    run = run_match(match, 2, log=quiet)
+    positions = ladder.positions_of(run.records, match, "uct:5")
+    assert positions and all(uct_to_move(run.records, p) for p in positions)
+    assert all(len(p.moves) >= 1 and len(p.legal_moves()) > 1 for p in positions)  # not the random opening ply
+
+
+def uct_to_move(records: list[dict[str, Any]], position: Any) -> bool:
+    """Whether "uct:5" was to move at ``position`` in a recorded game that went through it."""
+    return any(
+        record["moves"][: len(position.moves)] == position.moves and record["players"][position.turn] == "uct:5"
+        for record in records
+    )
+
+
+def test_the_cpu_clock_is_only_borrowed_for_the_call() -> None:
+    wall = time.perf_counter
+    with players.cpu_clock():
+        assert time.perf_counter is time.process_time
+    assert time.perf_counter is wall
+    with pytest.raises(RuntimeError), players.cpu_clock():
+        raise RuntimeError
+    assert time.perf_counter is wall
