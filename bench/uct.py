@@ -21,11 +21,9 @@ from __future__ import annotations
 import math
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 EXPLORATION = math.sqrt(2)
@@ -253,35 +251,3 @@ def playout_rate(positions: list[Any], seed: int = 0, seconds_per_position: floa
             count += 1
         costs.append((time.process_time() - began) / count)
     return 1.0 / statistics.fmean(costs)
-
-
-def main() -> None:
-    """``python bench/uct.py --game G [--option name=value]``: the reference's rate against bare playouts."""
-    import argparse
-
-    import games
-    from bench.arena import parse_options
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--game", required=True, choices=games.names())
-    parser.add_argument("--option", action="append", default=[])
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    entry, options = games.find(args.game), parse_options(args.option)
-
-    def new_game() -> Any:
-        return entry.new_game(**options)
-
-    positions = sample_positions(new_game, random.Random(args.seed))
-    calibration = calibrate(new_game, 1.0, seed=args.seed, positions=positions)
-    bare = playout_rate(positions, seed=args.seed)
-    print(calibration.describe())
-    print(
-        f"bare playouts on the same {len(positions)} positions: {bare:.1f} per CPU second; the tree costs "
-        f"{100 * (bare / calibration.rate - 1):.0f}% on top"
-    )
-
-
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    main()

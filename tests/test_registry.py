@@ -34,6 +34,7 @@ SHARED = [
     "bench/memory.py",
     "bench/render.py",
     "bench/uct.py",
+    "bench/uct_rate.py",
     "bench/players.py",
 ]
 
