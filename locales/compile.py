@@ -20,6 +20,10 @@ def compiled(po: Path) -> bytes:
     """The .mo bytes of a .po file: translated messages only, plural forms as its header says."""
     with po.open("rb") as handle:
         catalog = read_po(handle, locale=po.parent.parent.name)
+    # Babel writes its own version into the header ("Generated-By: Babel 2.18.0"): without this, a newer Babel on a
+    # fresh machine would call every committed .mo stale.
+    headers = catalog.mime_headers
+    catalog._get_mime_headers = lambda: [(name, value) for name, value in headers if name != "Generated-By"]  # type: ignore[method-assign]
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     return buffer.getvalue()
