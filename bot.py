@@ -84,7 +84,7 @@ class Settings(BaseSettings):
     # connection and never answer: a proxy, a firewall, an outage).
     connect_timeout_seconds: float = Field(default=30, gt=0)
     ai_move_seconds: float | None = Field(default=None, gt=0)
-    analysis_seconds: float = Field(default=0.15, gt=0)
+    analysis_seconds: float = Field(default=10.0, gt=0)  # for a whole game, shared by its positions
     # Processes that draw the boards (sessions/drawing.py); 0 draws in threads of the bot process.
     render_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, le=64)
     # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs

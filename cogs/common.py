@@ -332,7 +332,7 @@ class GameCog(commands.GroupCog):
         found = await self.current_game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
         found, state, move = await self.service.hint(found.id, interaction.user.id)
-        text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
+        text = tr(interaction.locale, "Try **{move}**: the bot's level-4 suggestion, shown on the board.", move=move)
         await interaction.followup.send(text, file=await board_file(interaction, found, state), ephemeral=True)
 
     @app_commands.command(name="takeback", description="Against the bot: undo your last move and its reply.")

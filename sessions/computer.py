@@ -7,6 +7,7 @@ to announce.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 
 import games
@@ -16,7 +17,7 @@ from sessions.game import Game, PlayedMove, ReplyTo, Report, title_of
 from sessions.log import TAKEBACK
 from sessions.refusal import UserError
 from sessions.table import Table
-from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker
+from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, HINT_SECONDS, Thinker
 from sessions.turns import Turns
 from sessions.vocabulary import GameStatus, MoveKind
 
@@ -68,8 +69,9 @@ class ComputerPlayer:
                     continue
                 level = game.ai_level or DEFAULT_LEVEL
                 entry = games.find(game.name)
-                move = await self.thinker.move(entry, game.options, state.moves, level, secrets.randbits(32))
-                reports.append(await self._turns.play(game_id, bot_id, move))
+                thought = await self.thinker.think(entry, game.options, state.moves, level, secrets.randbits(32))
+                report = await self._turns.play(game_id, bot_id, thought.move)
+                reports.append(dataclasses.replace(report, hurried=thought.cut_short))
         except UserError:
             return reports
         finally:
@@ -93,8 +95,8 @@ class ComputerPlayer:
             )
 
     async def hint(self, game_id: int, user_id: int) -> tuple[Game, GameState, str]:
-        """The level-3 suggestion for the member to act in a game against the bot: the game, the position after
-        the suggested move, and the move."""
+        """The strongest level's suggestion (a little shorter in time) for the member to act in a game against
+        the bot: the game, the position after the suggested move, and the move."""
         game = await self._turns.active(game_id, user_id)
         if not game.against_bot:
             raise UserError("Hints are for games against the bot; in a game between members, think for yourself!")
@@ -102,13 +104,15 @@ class ComputerPlayer:
         if state.chance:
             raise UserError("Roll the die first with /{game} roll.", game=game.name)
         entry = games.find(game.name)
-        move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, secrets.randbits(32))
+        seed = secrets.randbits(32)
+        move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, seed, budget=HINT_SECONDS)
         state.play(move)
         return game, state, move
 
     async def analyse(self, game_id: int, user_id: int, guild_id: int) -> list[tuple[int, str, str, float]]:
-        """Up to three moves of a finished game where the level-4 evaluation dropped most for the side that
-        played them: (ply, move, better move, drop). Only for the game's players."""
+        """Up to three of the member's moves in a finished game where the level-4 evaluation dropped most:
+        (ply, move, better move, drop). Only for the game's players; the search has ``analysis_seconds`` for
+        the whole game."""
         game = await self._table.game(game_id, guild_id)
         if user_id not in game.players:
             raise UserError("You can analyse only your own games.")
@@ -118,6 +122,7 @@ class ComputerPlayer:
         if entry.ai is None:
             raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(game.name))
         moves = (await self._table.state(game)).moves  # the moves in force: takebacks undone
-        judged = await self.thinker.analysis(entry, game.options, moves, self._table.settings.analysis_seconds)
+        side = game.side_of(user_id)
+        judged = await self.thinker.analysis(entry, game.options, moves, self._table.settings.analysis_seconds, side)
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])

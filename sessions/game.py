@@ -136,3 +136,4 @@ class Report:
     announcement_id: int | None = None
     kind: ReportKind = ReportKind.MOVE
     by: int | None = None  # the member whose action this reports
+    hurried: bool = False  # the bot's move, searched for less time than usual because many games wait for it
