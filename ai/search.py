@@ -137,6 +137,9 @@ class GameAI(Protocol):
         """The strongest search's best move and its value in [-1, 1] for the player to act."""
         ...
 
+    # Optional: ``chance_value(state) -> float | None``, the value of a chance point for the player about to
+    # act there, without a search (``ai.evaluate`` uses it instead of searching every outcome; None: no value).
+
 
 def choose_by_levels(
     strategy: Callable[[bool], Strategy],

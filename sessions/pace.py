@@ -2,8 +2,8 @@
 
 The pool has one worker per core, so twenty members playing level 4 at once queue behind each other. ``Pace``
 keeps a schedule of the searches it handed out: each worker's expected free time. A new search goes to the
-worker free first; its budget is what is left of ``THINK_DEADLINE`` after that wait (never more than it would
-think anyway, never less than ``LEAST``). When a search ends, its worker's schedule moves by how much earlier or
+worker free first; when it has to wait, its budget is what is left of ``THINK_DEADLINE`` after the wait (never
+more than it would think anyway, never less than ``LEAST``); a search that finds a worker idle thinks its own time. When a search ends, its worker's schedule moves by how much earlier or
 later it ended than booked, so searches that stop early (a forced move, a low level) give their time back.
 """
 
@@ -41,7 +41,7 @@ class Pace:
         start = max(now, self.free_at[worker])
         own = USUAL if usual is None else usual
         budget = usual
-        if deadline is not None and start - now + own + OVERHEAD > deadline:
+        if deadline is not None and start > now and start - now + own + OVERHEAD > deadline:
             budget = max(LEAST, deadline - (start - now) - OVERHEAD)
         end = start + (own if budget is None else budget) + OVERHEAD
         self.free_at[worker] = end

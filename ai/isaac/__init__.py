@@ -34,7 +34,7 @@ class IsaacLevel:
 
 
 LEVELS: dict[int, IsaacLevel] = {
-    1: IsaacLevel(iterations=0, budget_s=0.5, temperature=0.25),
+    1: IsaacLevel(iterations=0, budget_s=0.5, temperature=0.1),
     2: IsaacLevel(iterations=60, budget_s=1.0),
     3: IsaacLevel(iterations=300, budget_s=1.0),
     4: IsaacLevel(iterations=None, budget_s=1.5),

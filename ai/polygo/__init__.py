@@ -12,6 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ai.polygo.evaluate import Side, leaf_value
+from ai.polygo.geometry import geometry, stones_of
 from ai.polygo.search import root_values
 from ai.search import Analysis, Deadline, pick
 
@@ -72,3 +74,15 @@ def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
     """``ai.search.GameAI.analyse_position`` for Polygo: level 4's search, its best move and value."""
     values, _ = root_values(state, _deadline(budget_s), None)
     return Analysis(values, 1, False).best()
+
+
+def chance_value(state: Any) -> float | None:
+    """The value of a position where a die is about to be rolled, for the player who rolls it, with no search:
+    the value the search gives its own leaves (each face's chance to close now, then the fitted race). None where
+    that value does not apply (the opening dice, a finisher's extra turns): the caller averages over the faces."""
+    roller = state.to_act
+    if roller is None or state.first_finisher is not None or not state.moves or state.moves[-1].startswith("open"):
+        return None
+    geo = geometry(state.size)
+    own = (stones_of(state, 0), stones_of(state, 1))
+    return leaf_value(geo, Side.scan(geo, own[roller], own[1 - roller]), Side.scan(geo, own[1 - roller], own[roller]))

@@ -1,0 +1,166 @@
+"""Many members playing the bot's level 4 at once: ``python bench/busy.py [--games 20] [--seconds 120]``.
+
+The bot runs in its own process with its real worker pool (one search worker per core) and its own thinking
+times, against the fake Discord server of this process (as ``bench/load.py``). ``--games`` members each challenge
+the bot at ``--level`` (every registered game with a computer player in turn, default options) and play random
+legal moves, thinking ``--think`` seconds (a range) before each. For every move that hands the turn to the bot it
+prints the time from the member's command to the bot's board (the announcement of the bot's move in the channel),
+per game and overall (p50, p95, max), and how many of the bot's replies said it thought less than usual. The
+issue's goal: p95 at most 3 s with 20 games against level 4 on this 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import games
+from bench.load import SETTINGS, percentile
+from storage.database import Database
+from tests.e2e.child import ChildBot
+from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
+from tests.e2e.harness import FakeChannel, FakeUser, StoredMessage
+
+HURRIED = "thought less than usual"
+
+
+class Table:
+    """One member against the bot, in a channel of its own."""
+
+    def __init__(self, fake: FakeDiscord, game: str, channel: FakeChannel, member: FakeUser, level: int) -> None:
+        self.fake, self.game, self.channel, self.member, self.level = fake, game, channel, member, level
+        self.times: list[float] = []
+        self.hurried = 0
+        self.replies = 0
+
+    async def start(self) -> None:
+        options = {"opponent": self.fake.bot_user.id, "level": self.level, "side": 0}
+        await (
+            await self.fake.slash(self.member, self.game, "challenge", options=options, channel=self.channel)
+        ).final()
+
+    async def play(self, reader: Database, rng: random.Random, until: float, think: tuple[float, float]) -> None:
+        entry = games.find(self.game)
+        while time.perf_counter() < until:
+            rows = await reader.active_games_of(self.member.id)
+            if not rows:
+                return
+            row = rows[0]
+            state = entry.new_game(**row.options)
+            for move in await reader.moves(row.id):
+                state.play(move)
+            if state.is_over:
+                return
+            await asyncio.sleep(rng.uniform(*think))
+            if state.chance:
+                path, options = ("roll",), {"game": row.id}
+                await (
+                    await self.fake.slash(self.member, self.game, *path, options=options, channel=self.channel)
+                ).final()
+                continue
+            options = {"move": rng.choice(state.legal_moves()), "game": row.id}
+            started = time.perf_counter()
+            reply = await (
+                await self.fake.slash(self.member, self.game, "move", options=options, channel=self.channel)
+            ).final(timeout=10.0)
+            if reply.ephemeral:
+                continue
+            board = await self._bots_board(reader, row.id, reply)
+            if board is None:
+                return
+            self.times.append(time.perf_counter() - started)
+            self.replies += 1
+            self.hurried += HURRIED in board.content
+
+    async def _bots_board(self, reader: Database, game_id: int, after: StoredMessage) -> StoredMessage | None:
+        """The board that announces the bot's move (in Polygo, after its roll and placement), once it is the
+        member's turn again or the game is over."""
+        entry = games.find(self.game)
+        while True:
+            try:
+                message = await self.fake.wait_for_message(
+                    self.channel, lambda m: bool(m.attachments), after=after, timeout=60
+                )
+            except AssertionError:
+                return None
+            row = await reader.game(game_id)
+            assert row is not None
+            state = entry.new_game(**row.options)
+            for move in await reader.moves(game_id):
+                state.play(move)
+            if state.is_over or state.to_act == 0:
+                return message
+            after = message
+
+
+async def measure(args: argparse.Namespace) -> None:
+    kinds = [entry.name for entry in games.entries() if entry.ai is not None and entry.name in args.only]
+    with tempfile.TemporaryDirectory() as folder:
+        async with start_fake_discord(timeout=30.0) as fake:
+            settings = {
+                **SETTINGS,
+                "DATABASE_URL": f"sqlite+aiosqlite:///{folder}/busy.sqlite3",
+                "DEV_GUILD_ID": str(fake.guild.id),
+                "RENDER_WORKERS": str(os.cpu_count() or 1),
+            }
+            child = ChildBot(fake, settings)
+            await child.start()
+            reader = await Database.open(settings["DATABASE_URL"])
+            try:
+                tables = []
+                for n in range(args.games):
+                    channel = fake.add_text_channel(f"bot-table-{n}")
+                    member = fake.add_member(name=f"learner{n}").user
+                    tables.append(Table(fake, kinds[n % len(kinds)], channel, member, args.level))
+                for table in tables:
+                    await table.start()
+                until = time.perf_counter() + args.seconds
+                think = (args.think[0], args.think[1])
+                await asyncio.gather(
+                    *(table.play(reader, random.Random(n), until, think) for n, table in enumerate(tables))
+                )
+            finally:
+                await reader.close()
+                await child.stop()
+    print(
+        f"{args.games} games against level {args.level} at once on {os.cpu_count()} cores, members thinking "
+        f"{args.think[0]:g}-{args.think[1]:g} s, {args.seconds:.0f} s: member's move -> the bot's board (s)"
+    )
+    print(f"{'game':<10}{'moves':>7}{'p50':>8}{'p95':>8}{'max':>8}{'thought less':>15}")
+    everything: list[float] = []
+    for kind in kinds:
+        mine = [t for t in tables if t.game == kind]
+        times = [x for t in mine for x in t.times]
+        everything += times
+        hurried, replies = sum(t.hurried for t in mine), sum(t.replies for t in mine)
+        print(_row(kind, times, hurried, replies))
+    print(_row("all", everything, sum(t.hurried for t in tables), sum(t.replies for t in tables)))
+    p95 = percentile(everything, 0.95)
+    print(f"goal p95 <= 3 s: {'met' if p95 <= 3.0 else f'missed by {p95 - 3.0:.2f} s'} ({p95:.2f} s)")
+
+
+def _row(name: str, times: list[float], hurried: int, replies: int) -> str:
+    cells = "".join(f"{percentile(times, q):>8.2f}" for q in (0.5, 0.95)) + f"{max(times, default=float('nan')):>8.2f}"
+    return f"{name:<10}{len(times):>7}{cells}{f'{hurried}/{replies}':>15}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--level", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--think", type=float, nargs=2, default=(0.5, 2.0), help="a member's thinking, min and max")
+    parser.add_argument("--only", nargs="*", default=games.names(), help="which games (default: every one with an AI)")
+    asyncio.run(measure(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
