@@ -2,9 +2,10 @@
 
 The pool has one worker per core, so twenty members playing level 4 at once queue behind each other. ``Pace``
 keeps a schedule of the searches it handed out: each worker's expected free time. A new search goes to the
-worker free first; when it has to wait, its budget is what is left of ``THINK_DEADLINE`` after the wait (never
-more than it would think anyway, never less than ``LEAST``); a search that finds a worker idle thinks its own time. When a search ends, its worker's schedule moves by how much earlier or
-later it ended than booked, so searches that stop early (a forced move, a low level) give their time back.
+worker free first. A search that finds a worker idle thinks its own time; one that has to wait gets what is left
+of ``THINK_DEADLINE`` after the wait (never more than it would think anyway, never less than ``LEAST``). When a
+search ends, its worker's schedule moves by how much earlier or later it ended than booked, so searches that
+stop early (a forced move, a low level) give their time back.
 """
 
 from __future__ import annotations
