@@ -15,16 +15,18 @@ import argparse
 import asyncio
 import os
 import random
+import re
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from bench.load import SETTINGS, percentile
-from storage.database import Database
+from sessions.service import GameService
 from tests.e2e.child import ChildBot
 from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 from tests.e2e.harness import FakeChannel, FakeUser, StoredMessage
@@ -37,53 +39,54 @@ class Table:
 
     def __init__(self, fake: FakeDiscord, game: str, channel: FakeChannel, member: FakeUser, level: int) -> None:
         self.fake, self.game, self.channel, self.member, self.level = fake, game, channel, member, level
+        self.game_id = 0
         self.times: list[float] = []
         self.hurried = 0
         self.replies = 0
 
     async def start(self) -> None:
         options = {"opponent": self.fake.bot_user.id, "level": self.level, "side": 0}
-        await (
-            await self.fake.slash(self.member, self.game, "challenge", options=options, channel=self.channel)
-        ).final()
+        sent = await self.fake.slash(self.member, self.game, "challenge", options=options, channel=self.channel)
+        found = re.search(r"game #(\d+)", (await sent.final()).content)  # "... accepted: <game> game #12 begins!"
+        assert found, "the bot did not accept the challenge"
+        self.game_id = int(found.group(1))
 
-    async def play(self, reader: Database, rng: random.Random, until: float, think: tuple[float, float]) -> None:
-        entry = games.find(self.game)
+    async def play(self, reader: GameService, rng: random.Random, until: float, think: tuple[float, float]) -> None:
         while time.perf_counter() < until:
-            rows = await reader.active_games_of(self.member.id)
-            if not rows:
-                return
-            row = rows[0]
-            state = entry.new_game(**row.options)
-            for move in await reader.moves(row.id):
-                state.play(move)
+            state = await self._state(reader)
             if state.is_over:
                 return
             await asyncio.sleep(rng.uniform(*think))
             if state.chance:
-                path, options = ("roll",), {"game": row.id}
+                path, options = ("roll",), {"game": self.game_id}
                 await (
                     await self.fake.slash(self.member, self.game, *path, options=options, channel=self.channel)
                 ).final()
                 continue
-            options = {"move": rng.choice(state.legal_moves()), "game": row.id}
+            options = {"move": rng.choice(state.legal_moves()), "game": self.game_id}
             started = time.perf_counter()
             reply = await (
                 await self.fake.slash(self.member, self.game, "move", options=options, channel=self.channel)
             ).final(timeout=10.0)
             if reply.ephemeral:
                 continue
-            board = await self._bots_board(reader, row.id, reply)
+            board = await self._bots_board(reader, reply)
             if board is None:
                 return
             self.times.append(time.perf_counter() - started)
             self.replies += 1
             self.hurried += HURRIED in board.content
 
-    async def _bots_board(self, reader: Database, game_id: int, after: StoredMessage) -> StoredMessage | None:
+    async def _state(self, reader: GameService) -> Any:
+        game = await reader.game(self.game_id)
+        state = games.find(self.game).new_game(**game.options)
+        for move in await reader.moves(self.game_id):
+            state.play(move)
+        return state
+
+    async def _bots_board(self, reader: GameService, after: StoredMessage) -> StoredMessage | None:
         """The board that announces the bot's move (in Polygo, after its roll and placement), once it is the
         member's turn again or the game is over."""
-        entry = games.find(self.game)
         while True:
             try:
                 message = await self.fake.wait_for_message(
@@ -91,11 +94,7 @@ class Table:
                 )
             except AssertionError:
                 return None
-            row = await reader.game(game_id)
-            assert row is not None
-            state = entry.new_game(**row.options)
-            for move in await reader.moves(game_id):
-                state.play(move)
+            state = await self._state(reader)
             if state.is_over or state.to_act == 0:
                 return message
             after = message
@@ -113,7 +112,7 @@ async def measure(args: argparse.Namespace) -> None:
             }
             child = ChildBot(fake, settings)
             await child.start()
-            reader = await Database.open(settings["DATABASE_URL"])
+            reader = await GameService.open(settings["DATABASE_URL"])
             try:
                 tables = []
                 for n in range(args.games):
