@@ -68,3 +68,22 @@ async def test_hints_and_takebacks_are_for_games_against_the_bot(service: GameSe
     found, after, move = await service.hint(game_id, ALICE)
     assert found.id == game_id and after.moves == [move]
     assert await service.moves(game_id) == []  # a hint plays nothing
+
+
+async def test_a_busy_pool_makes_the_bot_think_less_and_say_so(database_url: str) -> None:
+    # Level 4 always thinks its whole budget, so a shorter one is really used up (sessions/pace.py).
+    service = await GameService.open(database_url, Settings(ai_move_seconds=0.5))
+    try:
+        game_id = await against_the_bot(service, level=4)
+        pace = service._computer.thinker.pace
+        for turn in range(2):
+            busy = turn == 0
+            if busy:  # every worker is booked for 1.7 s more: a search now has 0.05 s of the 1.8 s left
+                pace.free_at = [pace.clock() + 1.7] * len(pace.free_at)
+            state = await service.state(await service.game(game_id))
+            await service.play(game_id, ALICE, state.legal_moves()[0])
+            (report,) = await service.play_for_bot(game_id)
+            assert report.hurried is busy
+            assert min(pace.free_at) <= pace.clock()  # the search ended: its worker is free again
+    finally:
+        await service.close()
