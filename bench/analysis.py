@@ -3,7 +3,8 @@
 Plays one seeded game of each game between levels 1 and 2 (Polygo on 19x19 by default, the largest board, and
 13x13), then runs the analysis the bot runs in its worker (``sessions.thinking.judge``) on player 0's moves with
 the game's budget, in this process, and prints how long it took against the budget, with the moves judged and
-the mistakes it found.
+the mistakes it found. The CPU seconds are the analysis's own work: on a busy machine the wall time is longer
+(the searches' deadlines are wall-clock, so they think less, but what cannot be cut short takes longer).
 """
 
 from __future__ import annotations
@@ -42,17 +43,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"analysis of player 0's moves, budget {args.budget:g} s a game (wall seconds)")
-    print(f"{'game':<18}{'moves':>7}{'judged':>8}{'wall s':>9}{'over':>8}  mistakes found")
+    print(f"{'game':<18}{'moves':>7}{'judged':>8}{'wall s':>9}{'CPU s':>8}{'over':>8}  mistakes found")
     for name in args.games:
         entry = games.find(name)
         for options in CASES[name]:
             moves = play(name, options, args.seed)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             found = judge(entry.engine.__name__, entry.ai or "", options, moves, args.budget, side=0)
-            wall = time.perf_counter() - started
+            wall, cpu = time.perf_counter() - started, time.process_time() - cpu
             costly = sum(1 for _, move, best, drop in found if drop > 0.05 and move != best)
             label = name + "".join(f" {k}={v}" for k, v in options.items())
-            print(f"{label:<18}{len(moves):>7}{len(found):>8}{wall:>9.2f}{wall - args.budget:>+8.2f}  {costly}")
+            over = wall - args.budget
+            print(f"{label:<18}{len(moves):>7}{len(found):>8}{wall:>9.2f}{cpu:>8.2f}{over:>+8.2f}  {costly}")
 
 
 if __name__ == "__main__":
