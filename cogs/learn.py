@@ -24,7 +24,7 @@ from cogs import present
 from cogs.announce import reply_with_report
 from cogs.context import remember_members, service_of
 from cogs.reply import reply_to
-from cogs.tree import IN_SERVER_ONLY, answer_error, clip
+from cogs.tree import IN_SERVER_ONLY, answer_error, clip, printable
 from games import GameEntry
 from lessons import Judgement, Place, Said
 from locales import N_, tr
@@ -38,7 +38,10 @@ ACTIONS: dict[str, str] = {"show": N_("Show me"), "open": N_("Start again"), "pl
 
 def page_text(locale: Any, entry: GameEntry, page: LessonPage, said: tuple[Said, ...] = (), shown: str = "") -> str:
     """The words of a page: what was said about the last answer, then the step's heading and question."""
-    lines = [tr(locale, message, **params) for message, params in said]
+    # What the member typed comes back in the verdict: quoted as printable() makes it fit to show.
+    lines = [
+        tr(locale, message, **{key: printable(value) for key, value in params.items()}) for message, params in said
+    ]
     title = present.title(entry.name, locale)
     if page.done:
         lines += [
@@ -168,9 +171,7 @@ class AnswerMenu(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> AnswerMenu:
-        menu = cls(match["game"], _place(match), [option.value for option in item.options], interaction.locale)
-        menu.item.values = item.values  # type: ignore[misc]  # what the member picked, kept on the copy
-        return menu
+        return cls(match["game"], _place(match), [option.value for option in item.options], interaction.locale)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         remember_members(interaction)
