@@ -150,7 +150,7 @@ COURSE = Course(
                     ),
                     right=N_("Good: **{move}** holds your most valuable piece."),
                     accept=is_seven,
-                    choices=("a9-g9", "a2-g2", "e9-k9", "a3-a9", "b4-f4"),
+                    choices=("a9-g9", "a2-g2", "e9-k9", "a3-a9", "a3-a8", "b4-f4"),
                     wrong=N_("**{move}** is legal, but it is not your 7-square piece."),
                 ),
             ),
@@ -209,8 +209,8 @@ COURSE = Course(
                         "most?"
                     ),
                     right=N_(
-                        "Right: **{move}**. White's counter stands on d9, in file d with d4-d7: 8 pieces × value 2 = "
-                        "16, doubled to 32."
+                        "Right: **{move}**. White's counter stands on d9, in file d with d4-d7: 5 pieces × value 2 = "
+                        "10, doubled to 20 points, and 12 + 20 = 32."
                     ),
                     accept=best_full_score,
                     choices=("x d4-d7 32", "x j6-j8 14", "x e5-i5 24", "x d8-i8 20", "x b1-b5 21"),

@@ -74,9 +74,10 @@ async def test_a_course_is_completed_end_to_end_with_wrong_answers_explained_and
     async with fake.running_bot(make_bot()):  # a new process: the place is the database's, the menu a DynamicItem
         resumed = await private_reply(await fake.slash(fake.alice, game, "learn", locale=locale))
         assert place_of(resumed) == place_of(old_page)
-        assert tr(locale, course.step(place_of(old_page)).prompt, **course.step(place_of(old_page)).params)[
-            :30
-        ] in resumed.content
+        assert (
+            tr(locale, course.step(place_of(old_page)).prompt, **course.step(place_of(old_page)).params)[:30]
+            in resumed.content
+        )
         page = fake.messages[old_page.id]
         while answered < steps:
             page, explained = await answer_step(fake, course, page, locale, right_word, wrong_word)
@@ -143,9 +144,7 @@ async def test_a_step_is_answered_by_command_with_autocomplete_and_the_answer_ca
 
         nonsense = await private_reply(await fake.slash(fake.alice, "iago", "learn", options={"move": "@everyone"}))
         assert nonsense.content.startswith("❌") and "@everyone" not in nonsense.content.replace("@\u200beveryone", "")
-        both = await private_reply(
-            await fake.slash(fake.alice, "iago", "learn", options={"lesson": 1, "move": "C3"})
-        )
+        both = await private_reply(await fake.slash(fake.alice, "iago", "learn", options={"lesson": 1, "move": "C3"}))
         assert "either a lesson or a move" in both.content
         beyond = await private_reply(await fake.slash(fake.alice, "iago", "learn", options={"lesson": 99}))
         assert "from 1 to" in beyond.content
