@@ -254,9 +254,13 @@ async def play_the_bot(interaction: discord.Interaction, entry: GameEntry) -> No
     await reply_with_report(interaction, report)
 
 
+RIGHT, WRONG = N_("{mark} Right!"), N_("{mark} Not quite.")
+
+
 def judgement_said(judgement: Judgement) -> tuple[Said, ...]:
-    """What to say about an answer: a mark, then the course's words."""
-    mark: Said = (N_("✅ Right!"), {}) if judgement.correct else (N_("❌ Not quite."), {})
+    """What to say about an answer: a mark, then the course's words. (The emoji stay out of the catalogue: every
+    character of a translation must be one the board font can draw.)"""
+    mark: Said = (RIGHT, {"mark": "✅"}) if judgement.correct else (WRONG, {"mark": "❌"})
     return (mark, *judgement.said)
 
 

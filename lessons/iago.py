@@ -7,6 +7,8 @@ each step's answers against the engine).
 
 from __future__ import annotations
 
+from functools import cache
+
 from engines import GameState
 from engines import iago as engine
 from lessons import Course, Lesson, Said, Step
@@ -87,15 +89,25 @@ def explain_score(state: GameState, move: str, legal: bool) -> Said | None:
 
 def best_score(state: GameState, move: str) -> bool:
     """The move that raises the mover's product the most."""
-    player = _state(state).turn
+    game = _state(state)
+    return _score_after(game, move) == _best_score(game.variant, tuple(game.moves))
+
+
+def _score_after(state: engine.IagoGame, move: str) -> int:
+    player = state.turn
     assert player is not None
+    after = state.copy()
+    after.play(move)
+    return after.scores()[player]
 
-    def score(candidate: str) -> int:
-        after = _state(state).copy()
-        after.play(candidate)
-        return after.scores()[player]
 
-    return score(move) == max(score(m) for m in state.legal_moves())
+@cache
+def _best_score(variant: str, moves: tuple[str, ...]) -> int:
+    """The best score any move reaches from the position of ``moves`` (once per position, not per move)."""
+    state = engine.new_game(variant=variant)
+    for move in moves:
+        state.play(move)
+    return max(_score_after(state, m) for m in state.legal_moves())
 
 
 def leaves_no_capture(state: GameState, move: str) -> bool:

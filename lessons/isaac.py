@@ -8,6 +8,8 @@ one of them, so tests/test_lessons.py replays them all through the engine.
 
 from __future__ import annotations
 
+from functools import cache
+
 from engines import GameState, Phrase
 from engines import isaac as engine
 from lessons import Course, Lesson, Said, Step
@@ -92,7 +94,16 @@ def is_seven(state: GameState, move: str) -> bool:
 
 def best_full_score(state: GameState, move: str) -> bool:
     """The removal that reaches the highest score."""
-    return int(move.split()[-1]) == max(int(m.split()[-1]) for m in state.legal_moves())
+    return int(move.split()[-1]) == _highest(tuple(state.moves))
+
+
+@cache
+def _highest(moves: tuple[str, ...]) -> int:
+    """The highest score a removal reaches from the position of ``moves`` (once per position, not per move)."""
+    state = engine.new_game()
+    for move in moves:
+        state.play(move)
+    return max(int(m.split()[-1]) for m in state.legal_moves())
 
 
 def reaches_100(state: GameState, move: str) -> bool:

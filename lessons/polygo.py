@@ -7,6 +7,8 @@ played from the start; tests/test_lessons.py replays them all.
 
 from __future__ import annotations
 
+from functools import cache
+
 from engines import GameState
 from engines import polygo as engine
 from lessons import Course, Lesson, Said, Step
@@ -79,13 +81,23 @@ def finishes(state: GameState, move: str) -> bool:
 
 def scores_most(state: GameState, move: str) -> bool:
     """A placement that closes the polygon worth the most now."""
-    player = _state(state).turn
+    game = _state(state)
+    return finishes(game, move) and _score_after(game, move) == _best_score(game.size, tuple(game.moves))
+
+
+def _score_after(state: engine.PolygoGame, move: str) -> int:
+    player = state.turn
     assert player is not None
+    return _after(state, move).scores()[player]
 
-    def score(candidate: str) -> int:
-        return _after(state, candidate).scores()[player]
 
-    return finishes(state, move) and score(move) == max(score(m) for m in state.legal_moves())
+@cache
+def _best_score(size: int, moves: tuple[str, ...]) -> int:
+    """The best score any placement reaches from the position of ``moves`` (once per position, not per move)."""
+    state = engine.new_game(size=size)
+    for move in moves:
+        state.play(move)
+    return max(_score_after(state, m) for m in state.legal_moves())
 
 
 def wins(state: GameState, move: str) -> bool:

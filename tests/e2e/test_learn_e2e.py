@@ -57,7 +57,7 @@ async def test_a_course_is_completed_end_to_end_with_wrong_answers_explained_and
     assert entry.course is not None
     course = course_at(entry.course)
     steps = sum(len(lesson.steps) for lesson in course.lessons)
-    right_word, wrong_word = tr(locale, "✅ Right!"), tr(locale, "❌ Not quite.")
+    right_word, wrong_word = tr(locale, "{mark} Right!", mark="✅"), tr(locale, "{mark} Not quite.", mark="❌")
     answered = 0
     wrong_explained = 0
     async with fake.running_bot(make_bot()):
