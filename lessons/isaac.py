@@ -69,7 +69,7 @@ def explain_removal(state: GameState, move: str, legal: bool) -> Said | None:
     return (
         N_(
             "**{span}**: pieces left on its {line} {others} × value {value} × counters {multiplier} = {points} "
-            "points, so your score may go from {current} to {reach}."
+            "points ({current} + {points} = {reach})."
         ),
         {
             "span": span,
