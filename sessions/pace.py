@@ -43,7 +43,7 @@ class Pace:
         own = USUAL if usual is None else usual
         budget = usual
         if deadline is not None and start > now and start - now + own + OVERHEAD > deadline:
-            budget = max(LEAST, deadline - (start - now) - OVERHEAD)
+            budget = min(own, max(LEAST, deadline - (start - now) - OVERHEAD))
         end = start + (own if budget is None else budget) + OVERHEAD
         self.free_at[worker] = end
         return Booking(worker, end, budget)

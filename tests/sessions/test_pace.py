@@ -67,6 +67,7 @@ def test_a_search_that_finds_the_pool_busy_thinks_less_but_within_the_deadline()
     wait = USUAL + OVERHEAD
     assert behind.budget == pytest.approx(max(LEAST, THINK_DEADLINE - wait - OVERHEAD))
     assert pace.book(None, deadline=None).budget is None  # an analysis has no deadline: it waits its turn
+    assert pace.book(0.02).budget == 0.02  # never more than the search would think anyway
 
 
 @pytest.mark.parametrize("use", [1.0, 0.0])
