@@ -6,7 +6,9 @@ the bot at ``--level`` (every registered game with a computer player in turn, de
 legal moves, thinking ``--think`` seconds (a range) before each. For every move that hands the turn to the bot it
 prints the time from the member's command to the bot's board (the announcement of the bot's move in the channel),
 per game and overall (p50, p95, max), and how many of the bot's replies said it thought less than usual. The
-issue's goal: p95 at most 3 s with 20 games against level 4 on this 2-core machine.
+issue's goal: p95 at most 3 s with 20 games against level 4 on this 2-core machine. ``--pool-only`` measures the
+search pool alone (``Thinker``, in this process): the part of that time the bot's thinking takes, with its
+deadline of 1.8 s (``sessions/pace.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import games
 from bench.load import SETTINGS, percentile
 from sessions.service import GameService
+from sessions.thinking import Thinker
 from tests.e2e.child import ChildBot
 from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 from tests.e2e.harness import FakeChannel, FakeUser, StoredMessage
@@ -146,6 +149,44 @@ async def measure(args: argparse.Namespace) -> None:
     print(f"goal p95 <= 3 s: {'met' if p95 <= 3.0 else f'missed by {p95 - 3.0:.2f} s'} ({p95:.2f} s)")
 
 
+async def measure_pool(args: argparse.Namespace) -> None:
+    """The search pool alone (``sessions.thinking.Thinker``, as the bot makes it): from asking for the bot's move
+    to having it, with no Discord, drawing or database around it."""
+    kinds = [entry.name for entry in games.entries() if entry.ai is not None and entry.name in args.only]
+    thinker = Thinker()
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    cut: dict[str, int] = dict.fromkeys(kinds, 0)
+    until = time.perf_counter() + args.seconds
+
+    async def member(n: int) -> None:
+        rng, entry = random.Random(n), games.find(kinds[n % len(kinds)])
+        state = entry.new_game()
+        while time.perf_counter() < until:
+            await asyncio.sleep(rng.uniform(*args.think))
+            while state.chance or (not state.is_over and state.to_act == 0):  # the member's dice and moves
+                state.play(rng.choice(state.legal_moves()))
+            if state.is_over:
+                state = entry.new_game()
+                continue
+            started = time.perf_counter()
+            thought = await thinker.think(entry, {}, state.moves, args.level, rng.randrange(1 << 30))
+            times[entry.name].append(time.perf_counter() - started)
+            cut[entry.name] += thought.cut_short
+            state.play(thought.move)
+
+    try:
+        await asyncio.gather(*(member(n) for n in range(args.games)))
+    finally:
+        thinker.close()
+    print(f"{args.games} games against level {args.level}, the search pool alone ({thinker.workers} workers): asking")
+    print("for the bot's move -> having it (s)")
+    print(f"{'game':<10}{'moves':>7}{'p50':>8}{'p95':>8}{'max':>8}{'thought less':>15}")
+    for kind in kinds:
+        print(_row(kind, times[kind], cut[kind], len(times[kind])))
+    everything = [t for kind in kinds for t in times[kind]]
+    print(_row("all", everything, sum(cut.values()), len(everything)))
+
+
 def _row(name: str, times: list[float], hurried: int, replies: int) -> str:
     cells = "".join(f"{percentile(times, q):>8.2f}" for q in (0.5, 0.95)) + f"{max(times, default=float('nan')):>8.2f}"
     return f"{name:<10}{len(times):>7}{cells}{f'{hurried}/{replies}':>15}"
@@ -158,7 +199,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 2.0), help="a member's thinking, min and max")
     parser.add_argument("--only", nargs="*", default=games.names(), help="which games (default: every one with an AI)")
-    asyncio.run(measure(parser.parse_args()))
+    parser.add_argument("--pool-only", action="store_true", help="the search pool alone, without the bot around it")
+    args = parser.parse_args()
+    asyncio.run(measure_pool(args) if args.pool_only else measure(args))
 
 
 if __name__ == "__main__":
