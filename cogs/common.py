@@ -54,8 +54,14 @@ challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
 public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
-async def board_file(interaction: discord.Interaction, game: Game, state: GameState) -> discord.File:
-    return await board_image(interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale)
+async def board_file(
+    interaction: discord.Interaction, game: Game, state: GameState, *, private: bool = False
+) -> discord.File:
+    """The board drawn in the server's language, described in the reader's when only they see it."""
+    reader = interaction.locale if private else interaction.guild_locale
+    return await board_image(
+        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, reader=reader
+    )
 
 
 def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
@@ -333,7 +339,9 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
         found, state, move = await self.service.hint(found.id, interaction.user.id)
         text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
-        await interaction.followup.send(text, file=await board_file(interaction, found, state), ephemeral=True)
+        await interaction.followup.send(
+            text, file=await board_file(interaction, found, state, private=True), ephemeral=True
+        )
 
     @app_commands.command(name="takeback", description="Against the bot: undo your last move and its reply.")
     @app_commands.describe(game="Which game, if you have several.")
@@ -369,7 +377,8 @@ class GameCog(commands.GroupCog):
                     drop=round(50 * drop),
                 )
             )
-            files.append(await board_file(interaction, found, await self.service.position(found, ply - 1)))
+            position = await self.service.position(found, ply - 1)
+            files.append(await board_file(interaction, found, position, private=True))
         await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True)
 
     @move.autocomplete("game")

@@ -8,6 +8,7 @@ once.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any, cast
 
@@ -18,6 +19,7 @@ from sessions.host import ServiceHost
 from sessions.memory import LruCache
 from sessions.service import Game, GameService
 
+SAME: Any = object()  # a board described in the language it is drawn in
 _names: LruCache[tuple[int, int], str] = LruCache(10_000)
 
 
@@ -72,8 +74,15 @@ async def board_image(
     name: str | None = None,
     *,
     locale: Any = None,
+    reader: Any = SAME,
 ) -> discord.File:
     """The board of ``state`` as an attachment, drawn off the event loop, with the players' names and its words
-    in ``locale`` (the server's: a board reads the same wherever it is shown)."""
-    png = await service.render_board(game, state, await display_names(guild, game), locale)
-    return discord.File(io.BytesIO(png), filename=name or f"{game.name}-{game.id}-{len(state.moves)}.png")
+    in ``locale`` (the server's: a board reads the same wherever it is shown), described for screen readers in
+    ``reader``'s language (a private message's reader; by default ``locale``, for a public one)."""
+    names = await display_names(guild, game)
+    png, description = await asyncio.gather(
+        service.render_board(game, state, names, locale),
+        service.describe_board(game, state, names, locale if reader is SAME else reader),
+    )
+    filename = name or f"{game.name}-{game.id}-{len(state.moves)}.png"
+    return discord.File(io.BytesIO(png), filename=filename, description=description)

@@ -83,12 +83,16 @@ async def position_message(
             move=present.logged_move(locale, moves[ply - 1]),
         )
     name = f"{game.name}-{game.id}-replay-{ply}.png"
-    file = await board_image(interaction.guild, service, game, state, name, locale=interaction.guild_locale)
+    file = await board_image(
+        interaction.guild, service, game, state, name, locale=interaction.guild_locale, reader=interaction.locale
+    )
     return text, file, replay_view(game.id, ply, len(moves), locale)
 
 
 async def animation_file(interaction: discord.Interaction, game: Game) -> tuple[discord.File, int]:
     """The whole game as a looping GIF, a frame per ply plus the start; drawn off the event loop."""
     names = await display_names(interaction.guild, game)
-    gif, frames = await service_of(interaction).animation(game, names, interaction.guild_locale)
-    return discord.File(io.BytesIO(gif), filename=f"{game.name}-{game.id}-replay.gif"), frames
+    service = service_of(interaction)
+    gif, frames = await service.animation(game, names, interaction.guild_locale)
+    description = await service.describe_animation(game, frames, names, interaction.guild_locale)
+    return discord.File(io.BytesIO(gif), filename=f"{game.name}-{game.id}-replay.gif", description=description), frames

@@ -29,7 +29,8 @@ Strictness (as on Discord; constructor arguments, also plain attributes):
 - ``enforce_limits`` (True): message bodies (create, edit, callback, followup) over Discord's
   limits get ``400`` code 50035 with Discord's ``errors`` tree: content > 2000, > 10 embeds,
   embed title/description/fields/footer/author limits, embeds > 6000 characters in total,
-  > 10 attachments, > 5 action rows or > 5 components per row, custom_id > 100, button label
+  > 10 attachments, an attachment ``description`` (alt text) > 1024,
+  > 5 action rows or > 5 components per row, custom_id > 100, button label
   > 80, select options > 25, ``allowed_mentions`` with both ``parse`` and ids for a kind;
   autocomplete results with > 25 choices or a choice name/value > 100. Uploads over
   ``attachment_size_limit`` bytes (25 MiB) in total get ``413`` code 40005. The limits are
@@ -358,6 +359,9 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         self.answer_delay: tuple[float, float] | None = None
         self._answer_delays = random.Random(0)
         self.interaction_copies = 1
+        # Whether the test's fixture checks, at the end, that every image the bot sent carries alt text in the right
+        # language (tests/e2e/alt_text_check.py): set for the game bot, not for the fake's own demo bots.
+        self.check_alt_text = False
 
         self.bot_user = FakeUser(id=snowflake(), username=bot_name, bot=True)
         # As on Discord, a bot's application id equals its user id.

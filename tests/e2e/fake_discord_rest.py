@@ -158,6 +158,7 @@ class RestMixin:
         payload: dict[str, Any],
         files: dict[int, StoredAttachment],
         existing: list[StoredAttachment] | None = None,
+        interaction: FakeInteraction | None = None,
     ) -> list[StoredAttachment]:
         """Resolve the ``attachments`` array against uploaded files and kept attachments.
 
@@ -178,11 +179,11 @@ class RestMixin:
                 result.append(kept[ref])
             elif ref in files:
                 upload = files[ref]
-                result.append(
-                    self._store_attachment(
-                        entry.get("filename") or upload.filename, upload.data, entry.get("description")
-                    )
+                stored = self._store_attachment(
+                    entry.get("filename") or upload.filename, upload.data, entry.get("description")
                 )
+                stored.uploaded_by = None if interaction is None else interaction.id
+                result.append(stored)
         return result
 
     def _create_message(
@@ -203,7 +204,7 @@ class RestMixin:
             content=payload.get("content") or "",
             embeds=payload.get("embeds") or [],
             components=payload.get("components") or [],
-            attachments=self._attachments_from(payload, files),
+            attachments=self._attachments_from(payload, files, interaction=interaction),
             flags=flags,
             message_reference=payload.get("message_reference"),
         )
@@ -251,7 +252,7 @@ class RestMixin:
             if key in payload:
                 setattr(msg, key, payload[key] if payload[key] is not None else ("" if key == "content" else []))
         if "attachments" in payload or files:
-            msg.attachments = self._attachments_from(payload, files, msg.attachments)
+            msg.attachments = self._attachments_from(payload, files, msg.attachments, interaction)
         if payload.get("flags") is not None:
             # Only flags that may change after creation; ephemerality is fixed.
             msg.flags = (msg.flags & EPHEMERAL) | (int(payload["flags"]) & ~(EPHEMERAL | LOADING))

@@ -315,6 +315,9 @@ class StoredAttachment:
     content_type: str | None = None
     description: str | None = None
     url: str = ""
+    # The interaction whose token uploaded it (None: a channel post, or a file a test attached): whose language a
+    # private message's alt text is in.
+    uploaded_by: int | None = None
 
     def to_payload(self) -> dict[str, Any]:
         payload = {
