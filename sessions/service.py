@@ -88,6 +88,7 @@ class GameService:
         self.due_reminders = turns.due_reminders
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
+        self.analyse_moves = computer.analyse_moves
         self.delivered, self.flush_deliveries = announcements.delivered, announcements.flush
         self.follow_thread = announcements.follow_thread
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports

@@ -26,7 +26,7 @@ def is_image(attachment: StoredAttachment) -> bool:
 def expected_language(fake: FakeDiscord, message: StoredMessage, attachment: StoredAttachment) -> str:
     uploader = next((i for i in fake.interactions.values() if i.id == attachment.uploaded_by), None)
     if message.guild_id is not None and not message.ephemeral:
-        locale = fake.guilds[message.guild_id].locale
+        locale = attachment.server_locale or fake.guilds[message.guild_id].locale  # the language then
     elif uploader is not None:
         locale = str(uploader.payload.get("locale", "en-US"))
     else:  # a post in the bot's own DM with a member: theirs

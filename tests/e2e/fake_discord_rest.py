@@ -183,6 +183,9 @@ class RestMixin:
                     entry.get("filename") or upload.filename, upload.data, entry.get("description")
                 )
                 stored.uploaded_by = None if interaction is None else interaction.id
+                channel = interaction.channel if interaction is not None else None
+                guild = self.guilds.get(channel.guild_id or 0) if channel is not None else None
+                stored.server_locale = guild.locale if guild is not None else None
                 result.append(stored)
         return result
 
@@ -208,6 +211,9 @@ class RestMixin:
             flags=flags,
             message_reference=payload.get("message_reference"),
         )
+        guild = self.guilds.get(msg.guild_id or 0)
+        for attachment in msg.attachments:
+            attachment.server_locale = attachment.server_locale or (guild.locale if guild is not None else None)
         self._record_mentions(msg, payload)
         if interaction is not None:
             msg.interaction_id = interaction.id
@@ -253,6 +259,9 @@ class RestMixin:
                 setattr(msg, key, payload[key] if payload[key] is not None else ("" if key == "content" else []))
         if "attachments" in payload or files:
             msg.attachments = self._attachments_from(payload, files, msg.attachments, interaction)
+            guild = self.guilds.get(msg.guild_id or 0)
+            for attachment in msg.attachments:
+                attachment.server_locale = attachment.server_locale or (guild.locale if guild is not None else None)
         if payload.get("flags") is not None:
             # Only flags that may change after creation; ephemerality is fixed.
             msg.flags = (msg.flags & EPHEMERAL) | (int(payload["flags"]) & ~(EPHEMERAL | LOADING))

@@ -318,6 +318,7 @@ class StoredAttachment:
     # The interaction whose token uploaded it (None: a channel post, or a file a test attached): whose language a
     # private message's alt text is in.
     uploaded_by: int | None = None
+    server_locale: str | None = None  # the server's language when it was sent (None: no server)
 
     def to_payload(self) -> dict[str, Any]:
         payload = {

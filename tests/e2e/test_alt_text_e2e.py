@@ -103,7 +103,7 @@ async def test_the_run_wide_check_finds_missing_long_and_wrongly_languaged_alt_t
         (found,) = board_alt_text_problems(fake)
         assert problem in found
     board.attachments = [original]
-    fake.guild.locale = "ja"  # the same English text on a Japanese server's public board is wrong
+    original.server_locale = "ja"  # the same English text on a Japanese server's public board is wrong
     (found,) = board_alt_text_problems(fake)
     assert "is not in Japanese" in found
-    fake.guild.locale = "en-US"
+    original.server_locale = "en-US"
