@@ -18,9 +18,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.announce import reply_with_report
+from cogs.announce import reply_with_report, start_bot_turn
 from cogs.challenges import post_challenge
 from cogs.context import board_image, display_names, service_of
+from cogs.places import NOT_IN_THIS_DM as NOT_HERE
+from cogs.places import is_private, may_play_here, place_id
+from cogs.private import note_interaction
 from cogs.records import analyse_record, check_one_source, history_files, replay_record, send_text_board
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
@@ -42,6 +45,7 @@ LEVEL_LABELS = {
     4: N_("4: the strongest"),
 }
 CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
+NOT_A_MEMBER = N_("I cannot use that option: pick a member of this server or a listed value.")
 
 
 def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
@@ -97,7 +101,8 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
     parameters = [
         inspect.Parameter("cog", keyword),
         inspect.Parameter("interaction", keyword, annotation=discord.Interaction),
-        inspect.Parameter("opponent", keyword, annotation=discord.Member),
+        # A user, not a member: in a DM or group DM nobody is a member of anything (cogs/places.py checks who).
+        inspect.Parameter("opponent", keyword, annotation=discord.User),
     ]
     for option in entry.options:
         kind = int if all(isinstance(value, int) for value in option.values) else str
@@ -129,7 +134,8 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 
 
-@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class GameCog(commands.GroupCog):
     """Commands every game has. A subclass names its game's entry: ``class XCog(GameCog, entry=X, ...)``."""
 
@@ -164,12 +170,15 @@ class GameCog(commands.GroupCog):
         rated: bool,
         level: int | None = None,
     ) -> None:
-        if interaction.guild is None or interaction.channel_id is None:
+        place = place_id(interaction)
+        if place is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
+        if not may_play_here(interaction, opponent):
+            raise UserError(NOT_HERE if interaction.guild_id is None else NOT_A_MEMBER)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
             report = await self.service.challenge_computer(
                 game=self.game,
-                guild_id=interaction.guild.id,
+                guild_id=place,
                 channel_id=interaction.channel_id,
                 member_id=interaction.user.id,
                 bot_id=opponent.id,
@@ -185,7 +194,7 @@ class GameCog(commands.GroupCog):
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
         offered = await self.service.challenge(
             game=self.game,
-            guild_id=interaction.guild.id,
+            guild_id=place,
             channel_id=interaction.channel_id,
             challenger_id=interaction.user.id,
             opponent_id=opponent.id,
@@ -200,10 +209,11 @@ class GameCog(commands.GroupCog):
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
     ) -> Game:
-        if interaction.guild_id is None or interaction.channel_id is None:
+        place = place_id(interaction)
+        if place is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
         return await self.service.find_game(
-            self.game, interaction.user.id, interaction.guild_id, interaction.channel_id, game_id, spectate=spectate
+            self.game, interaction.user.id, place, interaction.channel_id, game_id, spectate=spectate
         )
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
@@ -266,6 +276,9 @@ class GameCog(commands.GroupCog):
     ) -> None:
         found = await self.current_game(interaction, game, spectate=True)
         state = await self.service.state(found)
+        if is_private(found):  # no sweep runs for a DM: a bot's turn a restart lost is taken now, shown as a followup
+            note_interaction(interaction, found)
+            start_bot_turn(interaction.client, found)
         if text:
             await send_text_board(interaction, found, state, private=private)
             return
@@ -380,11 +393,12 @@ class GameCog(commands.GroupCog):
         if record is not None:
             await analyse_record(interaction, self.entry, record)
             return
-        if interaction.guild_id is None:
+        place = place_id(interaction)
+        if place is None:
             raise UserError(IN_SERVER_ONLY)
-        found = await self.service.finished_game(self.game, interaction.user.id, interaction.guild_id, game)
+        found = await self.service.finished_game(self.game, interaction.user.id, place, game)
         await interaction.response.defer(ephemeral=True, thinking=True)  # long: every position is searched
-        mistakes = await self.service.analyse(found.id, interaction.user.id, interaction.guild_id)
+        mistakes = await self.service.analyse(found.id, interaction.user.id, place)
         locale = interaction.locale
         if not mistakes:
             await interaction.followup.send(

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 import discord
 
+from cogs.places import place_id, settle_place
 from engines import GameState
 from sessions.host import ServiceHost
 from sessions.memory import LruCache
@@ -34,18 +35,23 @@ def client_service(client: discord.Client) -> GameService:
 
 
 def remember_members(interaction: discord.Interaction) -> None:
-    """Note the display names an interaction carries: its member, and the members its options resolve."""
-    if interaction.guild_id is None:
+    """Note the display names an interaction carries: its member, and the members (in a DM, the users) its options
+    resolve; and settle the language of the place (:func:`cogs.places.settle_place`)."""
+    settle_place(interaction)
+    place = place_id(interaction)
+    if place is None:
         return
-    _names.put((interaction.guild_id, interaction.user.id), interaction.user.display_name)
+    _names.put((place, interaction.user.id), interaction.user.display_name)
     resolved = (interaction.data or {}).get("resolved", {})
     members = resolved.get("members", {})  # type: ignore[union-attr]
     users = resolved.get("users", {})  # type: ignore[union-attr]
-    for user_id, member in members.items():
-        user = users.get(user_id, {})
+    for user_id, user in users.items():
+        member = members.get(user_id, {}) if interaction.guild_id is not None else {}
+        if interaction.guild_id is not None and not member:
+            continue  # not a member of this server: no name to show here
         name = member.get("nick") or user.get("global_name") or user.get("username")
         if name:
-            _names.put((interaction.guild_id, int(user_id)), name)
+            _names.put((place, int(user_id)), name)
 
 
 async def display_names(guild: discord.Guild | None, game: Game) -> tuple[str, str]:

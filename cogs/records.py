@@ -18,7 +18,7 @@ import discord
 
 import games
 from cogs import present
-from cogs.context import display_names, service_of
+from cogs.context import display_names, remember_members, service_of
 from cogs.replay import SLOTS
 from cogs.tree import answer_error, clip, printable
 from engines import GameState
@@ -202,6 +202,7 @@ class RecordButton(
         return cls(int(match["ply"]), match["slot"], locale=interaction.locale)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        remember_members(interaction)  # in a DM: the place's language
         try:
             message = interaction.message
             attached = next((a for a in message.attachments if a.filename == RECORD_FILE), None) if message else None

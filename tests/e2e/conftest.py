@@ -42,11 +42,11 @@ def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[..., GameBot]:
     def build(**overrides: Any) -> GameBot:
         overrides.setdefault("game_threads", False)
         overrides.setdefault("render_workers", 0)  # boards drawn in threads: no processes to start per bot
+        overrides.setdefault("dev_guild_id", fake.guild.id)  # None: global commands (DMs, user installs)
         settings = Settings(
             _env_file=None,
             discord_token="test-token",
             database_path=tmp_path / "games.sqlite3",
-            dev_guild_id=fake.guild.id,
             sweep_seconds=3600,
             **overrides,
         )

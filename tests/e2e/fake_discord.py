@@ -82,6 +82,16 @@ CREATE_PRIVATE_THREADS): missing ones get ``403`` code 50013. Members' permissio
 ``slash``/``autocomplete`` refuse (raise :class:`CommandNotAvailable`) a command whose
 ``default_member_permissions`` the member lacks, or one not allowed in DMs for ``dm=True``.
 
+User installs and group DMs: ``fake.install_for_user(user)`` and ``channel = fake.add_group_dm(alice, bob)``;
+``fake.slash(user, ..., channel=channel)`` then sends what Discord sends for a user-installed app there: ``user``
+instead of ``member``, no ``guild_id``, ``context`` 2, ``authorizing_integration_owners`` ``{"1": <user id>}`` (a
+button on a message keeps the installation of the interaction that sent it), the channel as a GROUP_DM with its
+other recipients, and ``app_permissions`` of an app whose bot is not there. As the Discord client does, it refuses
+(:class:`CommandNotAvailable`) a command that is not global, not installable by users (``integration_types``) or
+not allowed in private channels (``contexts``), or a member who did not install the app; a member not in the group
+DM cannot act there. The bot is no member: posting, editing, reading the channel or opening a thread there gets
+``403`` code 50001 (Missing Access); only the interactions' callbacks, followups and webhook edits work.
+
 Threads: ``POST /channels/{id}/threads`` and ``POST /channels/{id}/messages/{id}/threads``
 create threads (THREAD_CREATE is dispatched); ``fake.threads(channel)``,
 ``fake.channel_messages(thread)`` and ``GET /channels/{thread_id}`` read them;
@@ -157,6 +167,7 @@ from tests.e2e.harness import (
     ALL_PERMISSIONS,
     BOT_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
+    GROUP_DM,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     CallbackRecord,
@@ -369,6 +380,8 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.guilds: dict[int, FakeGuild] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by recipient user id
+        self.group_dms: dict[int, FakeChannel] = {}  # by channel id
+        self.user_installs: set[int] = set()  # users who installed the app for themselves
         self.messages: dict[int, StoredMessage] = {}
         self.attachments: dict[int, StoredAttachment] = {}
         self.global_commands: list[dict[str, Any]] = []
@@ -824,6 +837,8 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
                 return guild.channels[channel_id]
             if channel_id in guild.threads:
                 return guild.threads[channel_id]
+        if channel_id in self.group_dms:
+            return self.group_dms[channel_id]
         return next((c for c in self.dm_channels.values() if c.id == channel_id), None)
 
     def _resolve_channel(self, ref: ChannelRef | None) -> FakeChannel:
@@ -844,6 +859,31 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
                 id=snowflake(), name=f"dm-{recipient.username}", type=1, recipient=recipient
             )
         return self.dm_channels[recipient.id]
+
+    def install_for_user(self, user: UserRef) -> FakeUser:
+        """``user`` installs the app for themselves (a user install): its commands that allow user installs then
+        show for them in DMs and group DMs."""
+        who = self.resolve_user(user)
+        self.user_installs.add(who.id)
+        return who
+
+    def add_group_dm(self, *members: UserRef, name: str | None = None) -> FakeChannel:
+        """A group DM of ``members`` (the first one owns it). The bot is never in it: a user-installed app answers
+        interactions there, and every request of the bot to the channel itself gets ``403`` code 50001."""
+        users = [self.resolve_user(member) for member in members]
+        if len(users) < 2:
+            raise ValueError("a group DM needs at least two members")
+        if any(user.id == self.bot_user.id for user in users):
+            raise ValueError("a bot cannot be added to a group DM")
+        channel = FakeChannel(
+            id=snowflake(),
+            name=name or ", ".join(user.username for user in users),
+            type=GROUP_DM,
+            recipients=users,
+            owner_id=users[0].id,
+        )
+        self.group_dms[channel.id] = channel
+        return channel
 
     # ------------------------------------------------------------------ inspection
 
