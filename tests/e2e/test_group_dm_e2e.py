@@ -106,22 +106,18 @@ async def test_a_game_against_the_bot_in_a_group_dm_shows_its_moves_as_followups
         assert "accepted" in first.content and first.attachment().description
         (row,) = await db.active_games_of(alice.id)
         mirror = Mirror("iago", {}, seed=2)
-        while True:
-            mirror.sync(await db.moves(row.id))
-            if mirror.state.is_over:
-                break
-            move = mirror.choose()
-            played = await fake.slash(alice, "iago", "move", options={"move": move}, channel=group)
+        while not mirror.state.is_over:
+            before = len(mirror.state.moves)
+            played = await fake.slash(alice, "iago", "move", options={"move": mirror.choose()}, channel=group)
             await public_reply(played)
 
             async def answered() -> bool:
-                game = await db.game(row.id)
-                return game is not None and (game.status == "finished" or len(await db.moves(row.id)) % 2 == 0)
+                mirror.sync(await db.moves(row.id))
+                return mirror.state.is_over or mirror.state.to_act == 0
 
             await eventually(answered, "the bot's move")
-            game = await db.game(row.id)
-            if game is not None and game.status != "finished" or len(await db.moves(row.id)) % 2 == 0:
-                (followup,) = await played.followups(1)  # the bot's move follows up alice's own
+            if any(move != "pass" for move in mirror.state.moves[before + 1 :]):  # the bot moved
+                (followup,) = await played.followups(1)  # ... as a followup of alice's own move
                 assert f"{fake.bot_user.mention} played" in followup.content and followup.attachment().description
         assert (await db.game(row.id)).status == "finished"  # type: ignore[union-attr]
 
