@@ -23,7 +23,9 @@ NOT_INSTALLED_HERE = N_(
     "I am not a member of this server, so I cannot run games here. Ask an admin to add me, or play in a DM or "
     "group DM with your friends."
 )
-SERVER_COMMAND = N_("That command works in servers only. In a DM, use the game commands, such as /iago challenge.")
+SERVER_COMMAND = N_(
+    "That command works in servers only. In a DM, use the commands of a game, such as /<game> challenge."
+)
 NOT_IN_THIS_DM = N_("You can challenge only someone in this conversation (or me).")
 
 # Interaction contexts (Discord's InteractionContextType) and installation types.
