@@ -1,6 +1,6 @@
-"""Game records in Discord (issue 22): ``/<game> history``'s files, and a record read back from an attachment by
-``/<game> replay record:`` and ``/<game> analyse record:``, so a game played elsewhere can be stepped through and
-analysed.
+"""Games in words and as records (issue 22): ``/<game> board text:true``, ``/<game> history``'s files, and a record
+read back from an attachment by ``/<game> replay record:`` and ``/<game> analyse record:``, so a game played elsewhere
+can be stepped through and analysed.
 
 A record's step-through is a private message that carries the record itself as a file: its First / Back / Forward /
 Last buttons (``record:<ply>:<slot>``) read the record from the message they are on, so they work after a restart
