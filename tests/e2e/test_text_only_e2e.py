@@ -30,9 +30,10 @@ COMMANDS = {
 }
 
 
-async def read_board(fake: FakeDiscord, user: FakeUser, game: str) -> str:
+async def read_board(fake: FakeDiscord, user: FakeUser, game: str, game_id: int) -> str:
     """The text board, privately: a player may read it before every move without flooding the channel."""
-    message = await private_reply(await fake.slash(user, game, "board", options={"text": True, "private": True}))
+    options = {"text": True, "private": True, "game": game_id}
+    message = await private_reply(await fake.slash(user, game, "board", options=options))
     assert not message.attachments and len(message.content) <= 2000  # words only, one message
     return message.content
 
@@ -48,9 +49,10 @@ async def test_a_whole_game_is_played_from_the_text_board_and_the_autocomplete(
         message = await challenge.final()
         accept = next(cid for cid in message.custom_ids() if cid.startswith("challenge:accept:"))
         await (await fake.click(fake.bob, message, accept)).final()
+        game_id = int(accept.rsplit(":", 1)[1])
         turns, reader = 0, fake.alice  # each player reads the board before their turn, and at the end
         while True:
-            text = await read_board(fake, reader, game)
+            text = await read_board(fake, reader, game, game_id)
             assert "```" in text  # the monospace diagram
             found = TO_ACT.search(text)
             if found is None:
@@ -69,7 +71,9 @@ async def test_a_whole_game_is_played_from_the_text_board_and_the_autocomplete(
             assert "**" in reply.content  # the move, said in words
             turns += 1
         assert "Game over" in text and turns > 5
-        public = await public_reply(await fake.slash(fake.carol, game, "board", options={"text": True}))
+        public = await public_reply(
+            await fake.slash(fake.carol, game, "board", options={"text": True, "game": game_id})
+        )
         assert public.content == text  # the same words for everyone here, in the server's language
         (row,) = [row for row in await db.games_with_status("finished") if row.game == game]
         assert str(row.scores[0]) in text and str(row.scores[1]) in text
