@@ -211,7 +211,10 @@ class RecordButton(
             data = await attached.read()
             record = await asyncio.to_thread(load, data)
             text, board, view = await step_message(interaction, record, self.ply)
-            await interaction.response.edit_message(content=text, attachments=[board, attached], view=view)
+            # The record goes along again as a file of its own (a kept attachment would be sent as its whole
+            # description, which Discord's API does not describe for a request).
+            again = discord.File(io.BytesIO(data), filename=RECORD_FILE)
+            await interaction.response.edit_message(content=text, attachments=[board, again], view=view)
         except Exception as error:  # a button has no command tree behind it: answer here
             await answer_error(interaction, error)
 
