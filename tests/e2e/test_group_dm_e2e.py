@@ -153,3 +153,25 @@ async def test_a_bots_move_no_token_can_show_waits_for_the_next_command(
         assert f"{alice.mention}, it is your turn" in board.content or alice.mention in board.content
         assert board.attachment().description and mirror.state.moves[-1] in board.attachment().description
     assert channel_requests(fake, group) == []
+
+
+async def test_a_member_plays_the_bot_in_their_dm_with_it(
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
+) -> None:
+    """The DM with the bot itself (``context`` 1) is a private place too: the same game, the same followups."""
+    async with fake.running_bot(make_bot(dev_guild_id=None, **QUICK_AI)):
+        options = {"opponent": fake.bot_user.id, "level": 1, "side": 0}
+        first = await public_reply(await fake.slash(fake.alice, "isaac", "challenge", options=options, dm=True))
+        assert first.channel_id == fake.dm_channel(fake.alice).id and first.attachment().description
+        (row,) = await db.active_games_of(fake.alice.id)
+        assert row.guild_id == -fake.dm_channel(fake.alice).id
+        mirror = Mirror("isaac", {}, seed=6)
+        played = await fake.slash(fake.alice, "isaac", "move", options={"move": mirror.choose()}, dm=True)
+        await public_reply(played)
+        (followup,) = await played.followups(1)
+        assert f"{fake.bot_user.mention} played" in followup.content and followup.attachment().description
+        refused = await private_reply(
+            await fake.slash(fake.alice, "leaderboard", options={"game": "isaac"}, dm=True, forged=True)
+        )
+        assert "works in servers only" in refused.content
+    assert [m.id for m in fake.dm_messages(fake.alice) if m.interaction_id is None] == []  # nothing posted by itself
