@@ -23,6 +23,7 @@ from cogs import present
 from cogs.announce import reply_with_report
 from cogs.challenges import post_challenge
 from cogs.context import board_image, display_names, service_of
+from cogs.puzzles import PuzzleCommands
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, clip
@@ -116,7 +117,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
 
 
 @app_commands.guild_only()
-class GameCog(commands.GroupCog):
+class GameCog(PuzzleCommands, commands.GroupCog):
     """Commands every game has. A subclass names its game's entry: ``class XCog(GameCog, entry=X, ...)``."""
 
     entry: ClassVar[GameEntry]

@@ -10,10 +10,18 @@ import sqlalchemy as sa
 
 from storage.engine import Body, T
 from storage.outbox import Announce, insert_announcements
+from storage.puzzles import forget_puzzles
 from storage.rows import OPEN, GameStatus
 from storage.schema import admin_audit, announcements, games, guild_settings, moves, rating_changes, ratings, records
 
-SETTING_COLUMNS = ("disabled_games", "allowed_channels", "threads", "challenge_minutes", "reminder_hours")
+SETTING_COLUMNS = (
+    "disabled_games",
+    "allowed_channels",
+    "threads",
+    "challenge_minutes",
+    "reminder_hours",
+    "daily_puzzles",
+)
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,7 @@ class AdminQueries:
             gone_records = connection.execute(
                 sa.delete(records).where(records.c.guild_id == guild_id, records.c.user_id == member_id)
             )
+            forget_puzzles(connection, guild_id, member_id, anonymous_id)
             forgotten = Forgotten(
                 anonymous_id, gone_ratings.rowcount, gone_records.rowcount, len(game_ids), tuple(cancelled)
             )

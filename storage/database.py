@@ -26,6 +26,7 @@ from storage.engine import Body, database_url, make_engine, make_runner
 from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
 from storage.migrate import upgrade_url
 from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
+from storage.puzzles import PuzzleQueries
 from storage.rows import (
     OUTCOMES,
     DuplicateChallenge,
@@ -75,7 +76,7 @@ __all__ = [
 ]
 
 
-class Database(OutboxQueries, AdminQueries):
+class Database(OutboxQueries, AdminQueries, PuzzleQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name

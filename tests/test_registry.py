@@ -22,6 +22,7 @@ SHARED = [
     "engines/__init__.py",
     "games/__init__.py",
     "sessions",
+    "puzzles",
     "storage",
     "locales",
     "render/base.py",
