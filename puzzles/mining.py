@@ -7,12 +7,16 @@ second-best move's by a margin), the opponent answers with the engine's best rep
 solver no longer has an only move. Here values are the AI's, -1..+1 for the player to act (``ai.evaluate``), the
 same scale as lichess's winning chances, so the same thresholds read naturally:
 
-- **candidate**: the player to act is winning (value >= ``WINNING``) and the last move (the opponent's, or in
-  a game with dice, the die just rolled) gave them at least ``SWING`` (measured by a quick scan of the whole record);
+- **candidate**: the player to act stands well (value >= ``CANDIDATE``) and the last move (the opponent's, or in
+  a game with dice, the die just rolled) gave them at least ``SWING`` (measured by a quick scan of the whole record),
+  or, where there are few moves (``GLANCE_ALL``), one of them stands out at a glance (an endgame's only move);
 - **the solver's move**: the strongest search given ten times its normal time (``Budgets.deep``) names it, and
   every other move is clearly worse: its value, searched with ``Budgets.check`` each, is at least ``MARGIN``
   below the named move's (where there are many moves, all are glanced at with the least search and the closest
-  rivals searched fully); the named move keeps the solver at ``WINNING`` or above;
+  rivals searched fully), and so are the two closest rivals' when searched as long as the named move
+  (``Budgets.deep`` each, lichess's "best two moves at the same depth"); and the named move keeps the win
+  (value >= ``WINNING``) or gains far more than any other (by ``GAIN``): in a game scored by points, the move that
+  wins the most;
 - **the opponent's reply**: the strongest search's best move;
 - **the end**: the first solver's turn with no only move, a chance move (the next die is nobody's choice, so a
   puzzle of a game with dice is the move after its roll), the game's end, or ``MAX_SOLVER_MOVES``.
@@ -31,11 +35,15 @@ from typing import Any
 import ai
 from engines import GameState
 
-WINNING = 0.5  # the solver's value (-1..+1) that counts as winning
-SWING = 0.5  # how much the last move must have given the solver, in value
-MARGIN = 0.5  # the only move is better than every other move by at least this much
+CANDIDATE = 0.3  # the scan's value (-1..+1) from which a position is worth solving
+SWING = 0.4  # how much the last move must have given the solver, in value
+WINNING = 0.5  # the solver's value that counts as winning: the only move keeps at least this ...
+GAIN = 0.6  # ... or gains at least this much more than any other move
+MARGIN = 0.4  # every other move is worse than the only move by at least this much
+GLANCE_ALL = 40  # positions with at most this many moves are also candidates when one move stands out at a glance
 MAX_SOLVER_MOVES = 3
 RIVALS = 3  # where not every move is searched fully, the closest rivals by a glance that are
+FINALISTS = 2  # the closest rivals searched again with the strongest search's time
 MAX_PER_RECORD = 3  # puzzles taken from one game record
 
 
@@ -128,6 +136,11 @@ class Puzzle:
         )
 
 
+def is_only_move(value: float, margin: float) -> bool:
+    """The rule of a solver's move: every other move clearly worse, and the move keeps the win or gains far more."""
+    return margin >= MARGIN and (value >= WINNING or margin >= GAIN)
+
+
 def position(engine: str, options: dict[str, Any], moves: Iterable[str]) -> GameState:
     """The game ``engine`` (an import path) with ``options`` after ``moves``."""
     state: GameState = importlib.import_module(engine).new_game(**options)
@@ -158,6 +171,17 @@ class Miner:
             state.play(move)
         return found
 
+    def stands_out(self, state: GameState) -> bool:
+        """Whether, among few moves, one is clearly the best at a glance (the least search of each): a position
+        with no swing before it may still have an only move, an endgame's say."""
+        legal = state.legal_moves()
+        if not 2 <= len(legal) <= GLANCE_ALL:
+            return False
+        solver = state.turn
+        assert solver is not None
+        values = sorted((self.value_after(state, m, solver, self.budgets.glance) for m in legal), reverse=True)
+        return values[0] >= CANDIDATE and values[0] - values[1] >= MARGIN / 2
+
     def only_move(self, state: GameState) -> Step | None:
         """The solver's only move here, or None when there is none (see the module's rules)."""
         legal = state.legal_moves()
@@ -165,9 +189,7 @@ class Miner:
         assert solver is not None
         if len(legal) < 2:
             return None
-        best, deep_value = ai.analyse_position(state, budget_s=self.budgets.deep, game_ai=self.game_ai)
-        if deep_value < WINNING:
-            return None
+        best, _ = ai.analyse_position(state, budget_s=self.budgets.deep, game_ai=self.game_ai)
         check = self.budgets.check
         if len(legal) * check <= self.budgets.full_check:
             contenders = legal
@@ -175,11 +197,16 @@ class Miner:
             glanced = {m: self.value_after(state, m, solver, self.budgets.glance) for m in legal if m != best}
             contenders = [best, *sorted(glanced, key=lambda m: -glanced[m])[:RIVALS]]
         values = {m: self.value_after(state, m, solver, check) for m in contenders}
-        rival = max((m for m in values if m != best), key=lambda m: values[m])
-        step = Step(best, values[best], rival, values[rival])
-        if step.value < WINNING or step.margin < MARGIN:
+        step = weakest_margin(best, values)
+        if not is_only_move(step.value, step.margin):
             return None
-        return step
+        # As lichess-puzzler compares the best two moves at the same depth: the move and its closest rivals are
+        # searched again with the strongest search's time, and the smallest margin of both looks is kept.
+        finalists = [best, *sorted((m for m in values if m != best), key=lambda m: -values[m])[:FINALISTS]]
+        deep = {m: self.value_after(state, m, solver, self.budgets.deep) for m in finalists}
+        closer = weakest_margin(best, deep)
+        step = min(step, closer, key=lambda s: (s.margin, s.value))
+        return step if is_only_move(step.value, step.margin) else None
 
     def solve(self, state: GameState) -> list[Step | str]:
         """The solution from ``state`` (the solver to move): solver's steps and the opponent's replies, ending
@@ -236,7 +263,9 @@ class Miner:
                 before = -previous[last_player]
             previous[player], last_player = value, player
             swing = value - before
-            if at <= covered_until or value < WINNING or swing < SWING:
+            if at <= covered_until or value < CANDIDATE:
+                continue
+            if swing < SWING and not self.stands_out(state):
                 continue
             line = self.solve(state)
             if not line:
@@ -257,9 +286,18 @@ def mine_record(
     return [puzzle.to_dict() for puzzle in Miner(game_ai, budgets).mine(game, engine, options, moves)]
 
 
-def verify(puzzle: Puzzle, engine: str, game_ai: str, budget: float) -> list[tuple[str, float, str, float]]:
-    """Every move of each solver's turn valued with ``budget`` (a deeper search than mining's): per step, (the
-    solution's move, its value, the best other move, its value). A test checks the margins still hold."""
+def weakest_margin(best: str, values: dict[str, float]) -> Step:
+    """``best`` against the strongest of the other valued moves."""
+    rival = max((m for m in values if m != best), key=lambda m: values[m])
+    return Step(best, values[best], rival, values[rival])
+
+
+def verify(
+    puzzle: Puzzle, engine: str, game_ai: str, budget: float, deep: float
+) -> list[tuple[str, float, str, float]]:
+    """Each solver's turn searched again: every legal move with ``budget``, then the solution's move and the
+    closest rivals with ``deep``; per step, (the solution's move, its value, the rival with the smallest margin,
+    its value). A test checks the margins still hold."""
     state = position(engine, puzzle.options, puzzle.moves)
     found = []
     for index, move in enumerate(puzzle.solution):
@@ -267,8 +305,10 @@ def verify(puzzle: Puzzle, engine: str, game_ai: str, budget: float) -> list[tup
             solver = state.turn
             assert solver is not None
             values = {m: value_of(_after(state, m), solver, budget, game_ai) for m in state.legal_moves()}
-            rival = max((m for m in values if m != move), key=lambda m: values[m])
-            found.append((move, values[move], rival, values[rival]))
+            finalists = [move, *sorted((m for m in values if m != move), key=lambda m: -values[m])[:FINALISTS]]
+            deeper = {m: value_of(_after(state, m), solver, deep, game_ai) for m in finalists}
+            step = min(weakest_margin(move, values), weakest_margin(move, deeper), key=lambda s: s.margin)
+            found.append((move, step.value, step.rival or "", step.rival_value))
         state.play(move)
     return found
 
