@@ -152,7 +152,7 @@ class Puzzles:
             raise UserError("You have no puzzle open in {game}: start one with /{game} puzzle.", game=game)
         entry = games.find(game)
         if entry.chance_words and text.lower().startswith(entry.chance_words):
-            raise UserError("The die of a puzzle is already rolled: play a placement.")
+            raise UserError("The die of a puzzle is already rolled: play your move.")
         tried = view.state.copy()
         try:
             tried.play(text)
