@@ -235,7 +235,7 @@ async def draw_puzzle(
     drawer: Any, puzzle: PuzzleRow, state: GameState, names: tuple[str, str], locale: Any, **marks: Any
 ) -> bytes:
     """A puzzle's board as PNG with marks (``played=``, ``suggestion=``), drawn by the drawing workers."""
-    return await drawer.draw(games.find(puzzle.game), state, names, language_of(locale), **marks)
+    return await drawer.draw(games.find(puzzle.game), state, names, language_of(locale), marks)
 
 
 __all__ = ["Answer", "PuzzleView", "Puzzles", "draw_puzzle", "position_of"]

@@ -41,6 +41,7 @@ from sessions.drawing import Drawer
 from sessions.finding import Finder
 from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
+from sessions.lessons import LessonPage, Lessons
 from sessions.puzzle_mining import PuzzleMining
 from sessions.puzzles import Puzzles
 from sessions.records import Records
@@ -73,6 +74,7 @@ class GameService:
         self._computer = computer
         self.drawer = Drawer(table.settings.render_workers)
         self.admin = AdminActions(table)
+        self.lessons = Lessons(table)
         # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
         # parts, like ``admin``.
         self.puzzles = Puzzles(table, computer.thinker)
@@ -144,6 +146,12 @@ class GameService:
         """The board image as PNG, its words in ``locale``'s language."""
         return await self.drawer.draw(games.find(game.name), state, names, language_of(locale))
 
+    async def render_position(
+        self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
+    ) -> bytes:
+        """A position of no stored game (a lesson's) as PNG, with the renderer's marks (docs/boards.md)."""
+        return await self.drawer.draw(games.find(game), state, names, language_of(locale), marks)
+
     async def animation(self, game: Game, names: tuple[str, str], locale: Any = None) -> tuple[bytes, int]:
         """The whole game as a looping GIF, a frame per entry of its log plus the start, and the frame count."""
         states = await self._table.positions(game)
@@ -162,6 +170,7 @@ __all__ = [
     "Finish",
     "Game",
     "GameService",
+    "LessonPage",
     "Notice",
     "PlayedMove",
     "ReplyTo",

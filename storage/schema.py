@@ -244,6 +244,19 @@ admin_audit = sa.Table(
 )
 sa.Index("admin_audit_by_guild", admin_audit.c.guild_id, admin_audit.c.id)
 
+# Where each member is in each game's course (/<game> learn), per server: the lesson's key (or "done") and the step.
+lesson_progress = sa.Table(
+    "lesson_progress",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("user_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("lesson", sa.Text, nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),
+    sa.Column("completed_at", Time),
+    sa.Column("updated_at", Time, nullable=False),
+)
+
 # Puzzles (issue 20): positions mined from finished games and the bot's self-play where one move keeps the win.
 # A puzzle is rated like a player (mu, sigma); ``guild_id`` is the server whose game it came from (offered only
 # there), NULL for the bot's self-play (offered everywhere). ``position_key`` keeps one copy of a position.

@@ -1,8 +1,8 @@
 """Puzzles (issue 20): the mined positions, members' attempts and puzzle ratings, which finished games were mined,
 and the daily puzzle of each server and game (``guild_settings.daily_puzzles`` says where and when).
 
-Revision ID: 0006_puzzles
-Revises: 0005_admin
+Revision ID: 0007_puzzles
+Revises: 0006_lessons
 Create Date: 2026-11-23
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision = "0006_puzzles"
-down_revision = "0005_admin"
+revision = "0007_puzzles"
+down_revision = "0006_lessons"
 branch_labels = None
 depends_on = None
 
