@@ -570,7 +570,9 @@ def _rate(
         .one()
     )
     (mu, sigma), (puzzle_mu, puzzle_sigma) = rate(before, (puzzle["mu"], puzzle["sigma"]))
-    after = PuzzleRating(mu, sigma, (before.attempts if before else 0) + 1, (before.solved if before else 0) + solved)
+    after = PuzzleRating(
+        mu, sigma, (before.attempts if before else 0) + 1, (before.solved if before else 0) + int(solved)
+    )
     values = {"mu": mu, "sigma": sigma, "attempts": after.attempts, "solved": after.solved}
     connection.execute(
         storage._insert(r)
@@ -580,7 +582,9 @@ def _rate(
     connection.execute(
         sa.update(puzzles)
         .where(puzzles.c.id == attempt.puzzle_id)
-        .values(mu=puzzle_mu, sigma=puzzle_sigma, attempts=puzzles.c.attempts + 1, solved=puzzles.c.solved + solved)
+        .values(
+            mu=puzzle_mu, sigma=puzzle_sigma, attempts=puzzles.c.attempts + 1, solved=puzzles.c.solved + int(solved)
+        )
     )
     return before, after
 
