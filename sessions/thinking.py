@@ -169,6 +169,15 @@ class Thinker:
         finally:
             self.pace.done(booking)
 
+    async def run(self, job: Callable[..., Any], *args: Any) -> Any:
+        """Any job of the AI's (a module-level function, its arguments data) in the pool: a puzzle's search. It
+        takes its place in the schedule (booked for a level 4's time, corrected when it ends)."""
+        booking = self.pace.book(None, deadline=None)
+        try:
+            return await self._run(job, *args)
+        finally:
+            self.pace.done(booking)
+
     async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
         pool = self._executor()
         try:
