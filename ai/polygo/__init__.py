@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.polygo.evaluate import Side, leaf_value
-from ai.polygo.geometry import geometry, stones_of
+from ai.polygo.geometry import geometry as geometry_of
+from ai.polygo.geometry import stones_of
 from ai.polygo.search import root_values
 from ai.search import Analysis, Deadline, pick
 
@@ -83,6 +84,6 @@ def chance_value(state: Any) -> float | None:
     roller = state.to_act
     if roller is None or state.first_finisher is not None or not state.moves or state.moves[-1].startswith("open"):
         return None
-    geo = geometry(state.size)
+    geo = geometry_of(state.size)
     own = (stones_of(state, 0), stones_of(state, 1))
     return leaf_value(geo, Side.scan(geo, own[roller], own[1 - roller]), Side.scan(geo, own[1 - roller], own[roller]))
