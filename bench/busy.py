@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from bench.load import SETTINGS, percentile
+from sessions.pace import Booking, Pace
 from sessions.service import GameService
 from sessions.thinking import Thinker
 from tests.e2e.child import ChildBot
@@ -149,11 +150,18 @@ async def measure(args: argparse.Namespace) -> None:
     print(f"goal p95 <= 3 s: {'met' if p95 <= 3.0 else f'missed by {p95 - 3.0:.2f} s'} ({p95:.2f} s)")
 
 
+class Unhurried(Pace):
+    def book(self, usual: float | None, deadline: float | None = None) -> Booking:
+        return super().book(usual, None)
+
+
 async def measure_pool(args: argparse.Namespace) -> None:
     """The search pool alone (``sessions.thinking.Thinker``, as the bot makes it): from asking for the bot's move
     to having it, with no Discord, drawing or database around it."""
     kinds = [entry.name for entry in games.entries() if entry.ai is not None and entry.name in args.only]
     thinker = Thinker()
+    if args.without_pace:  # the comparison: every search thinks its own time, however long the queue
+        thinker.pace = Unhurried(thinker.workers)
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     cut: dict[str, int] = dict.fromkeys(kinds, 0)
     until = time.perf_counter() + args.seconds
@@ -178,8 +186,9 @@ async def measure_pool(args: argparse.Namespace) -> None:
         await asyncio.gather(*(member(n) for n in range(args.games)))
     finally:
         thinker.close()
-    print(f"{args.games} games against level {args.level}, the search pool alone ({thinker.workers} workers): asking")
-    print("for the bot's move -> having it (s)")
+    pace = "without the pace (every search its own time)" if args.without_pace else "with sessions/pace.py"
+    print(f"{args.games} games against level {args.level}, the search pool alone ({thinker.workers} workers), {pace}:")
+    print("asking for the bot's move -> having it (s)")
     print(f"{'game':<10}{'moves':>7}{'p50':>8}{'p95':>8}{'max':>8}{'thought less':>15}")
     for kind in kinds:
         print(_row(kind, times[kind], cut[kind], len(times[kind])))
@@ -200,6 +209,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, nargs=2, default=(0.5, 2.0), help="a member's thinking, min and max")
     parser.add_argument("--only", nargs="*", default=games.names(), help="which games (default: every one with an AI)")
     parser.add_argument("--pool-only", action="store_true", help="the search pool alone, without the bot around it")
+    parser.add_argument("--without-pace", action="store_true", help="with --pool-only: no search thinks less")
     args = parser.parse_args()
     asyncio.run(measure_pool(args) if args.pool_only else measure(args))
 
