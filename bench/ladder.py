@@ -242,7 +242,8 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         print("\ninterrupted: the table of the matches so far", flush=True)
     title = f"{args.game} {' '.join(args.option)}".strip()
-    print(f"\n### {title}: {args.games} games a pairing, seed {args.seed}\n")
+    played = "the games played so far" if args.table_only else f"{args.games} games a pairing"
+    print(f"\n### {title}: {played}, seed {args.seed}\n")
     print(table(lines))
     if args.clock == "cpu":
         print("The levels ran with clock=cpu: their wall times above include waiting for a busy machine.")
