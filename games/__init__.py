@@ -66,8 +66,9 @@ class Narrator:
         """A chance outcome the bot drew."""
         return say(N_("The bot drew **{move}**."), move=move)
 
-    def forced_pass(self, say: Say, state: GameState, player: int) -> str:
-        """A pass the rules forced, played by the bot for ``player``."""
+    def forced_pass(self, say: Say, state: GameState, player: int, ply: int | None = None) -> str:
+        """A pass the rules forced, played by the bot for ``player``; ``ply`` is its index in ``state.moves``
+        when known (``state`` may be after later moves, the game's end included)."""
         return say(N_("{player} cannot place any piece, so the bot passed for them."), player=say.player(player))
 
 
