@@ -73,9 +73,7 @@ def speech(locale: Any, game: Game) -> Say:
     )
 
 
-def describe_move(
-    locale: Any, game: Game, state: GameState, played: PlayedMove, ply: int | None = None
-) -> str | None:
+def describe_move(locale: Any, game: Game, state: GameState, played: PlayedMove, ply: int | None = None) -> str | None:
     """One move of a report in words; ``ply``: its index in ``state.moves`` (the report's moves end the log)."""
     narrator = games.find(game.name).narrator
     say = speech(locale, game)

@@ -7,7 +7,6 @@ from engines import isaac as engine
 from games import GameEntry, Narrator, Say
 from locales import N_
 
-
 PLACEMENT_PASSES = 2  # the placement phase ends at its second pass: each player passes once, then is skipped
 
 
