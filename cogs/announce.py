@@ -24,9 +24,9 @@ from discord.ext import commands, tasks
 
 from cogs import present
 from cogs.background import BackgroundCog
+from cogs.board_buttons import report_buttons
 from cogs.context import client_service
-from cogs.rematch import report_buttons
-from cogs.reply import CLOSED, answer, nonce, report_message
+from cogs.reply import CLOSED, answer, hold_place, nonce, report_message
 from cogs.threads import update_header
 from locales import N_, tr
 from sessions.service import Game, Notice, Report
@@ -52,7 +52,10 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     finished game), and in a game against the bot let it take its turn (whatever the member did: a move, a roll
     that ended in a forced pass, a takeback)."""
     try:
-        await answer(interaction, report, report_buttons(report, interaction.guild_locale), edit=edit)
+        if report.held:  # the bot's reply announces this with it, in one message
+            await hold_place(interaction, report)
+        else:
+            await answer(interaction, report, report_buttons(report, interaction.guild_locale), edit=edit)
     finally:
         start_bot_turn(interaction.client, report.game)
 
@@ -211,6 +214,8 @@ async def _finish_reply(
         original = await webhook.fetch_message("@original")  # type: ignore[arg-type]
     except discord.NotFound:
         return None  # never answered
+    if original.flags.ephemeral:
+        return None  # a private answer ("the board is in the thread") is never the board: post it
     if not original.flags.loading:
         return original.id
     edited = await webhook.edit_message(original.id, content=text, attachments=[file], **buttons)

@@ -23,6 +23,7 @@ from cogs import present
 from cogs.announce import reply_with_report
 from cogs.challenges import post_challenge
 from cogs.context import board_image, display_names, service_of
+from cogs.practice import open_practice, parent_of
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, clip
@@ -163,9 +164,9 @@ class GameCog(commands.GroupCog):
                 side=side,
                 level=level,
                 reply=reply_to(interaction),
-                parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
+                parent_id=parent_of(interaction),
             )
-            await reply_with_report(interaction, report)
+            await open_practice(interaction, report)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")

@@ -80,6 +80,7 @@ class GameService:
             challenges.rematch,
             challenges.challenge_computer,
         )
+        self.rematch_computer = challenges.rematch_computer
         self.accept, self.decline, self.cancel = challenges.accept, challenges.decline, challenges.cancel
         self.expire_challenges, self.challenge_posted = challenges.expire_challenges, challenges.posted
         self.play, self.roll, self.resign, self.claim = turns.play, turns.roll, turns.resign, turns.claim

@@ -136,16 +136,27 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         assert "dice" in refused.content
 
 
-async def test_the_bot_killed_while_it_thinks_moves_after_the_relaunch(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_the_bot_killed_while_it_thinks_announces_the_move_and_its_reply_in_one_message_after_relaunch(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Exactly once through the outbox: the member's move is committed and its reply is "thinking" when the process
+    dies; the relaunched bot takes its turn and completes that same reply with both moves: one message, in the
+    game's thread."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
     base = {**FAST, "DATABASE_URL": url, "DEV_GUILD_ID": str(fake.guild.id), "SWEEP_SECONDS": "0.5"}
     child = ChildBot(fake, {**base, "AI_MOVE_SECONDS": "30"})  # it will still be thinking when it dies
+    child.env["GAME_THREADS"] = "true"
     await child.start()
     db = await Database.open(url)
     try:
-        row = await start_against_bot(fake, db, fake.alice, "iago", 4)
-        reply = await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}))
-        assert "thinking" in reply.content
+        options = {"opponent": fake.bot_user.id, "level": 4, "side": 0}
+        header = await public_reply(await fake.slash(fake.alice, "iago", "challenge", options=options))
+        (row,) = await db.active_games_of(fake.alice.id)
+        thread = next(t for t in fake.threads() if t.id == row.thread_id)
+        assert f"<#{thread.id}>" in header.content and not header.attachments
+        move = await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}, channel=thread)
+        await move.response()
+        assert move.original is not None and move.original.loading  # held for the bot's reply
         await asyncio.sleep(0.5)
         await child.kill()
         assert await db.moves(row.id) == ["D4"]  # the bot's move was never made
@@ -158,8 +169,11 @@ async def test_the_bot_killed_while_it_thinks_moves_after_the_relaunch(fake: Fak
 
         await eventually(bot_moved, "the relaunched bot to take its turn")
         bot_move = (await db.moves(row.id))[1]
-        announced = [m for m in fake.channel_messages(fake.channel) if f"**{bot_move}**" in m.content]
-        assert len(announced) == 1 and fake.alice.mention in announced[0].content
+        board = await move.final()
+        assert "**D4**" in board.content and f"**{bot_move}**" in board.content and board.attachments
+        for played in ("**D4**", f"**{bot_move}**"):
+            assert [m.id for m in fake.channel_messages(thread) if played in m.content] == [board.id]
+        assert fake.alice.mention in board.content  # the member's turn again
     finally:
         await db.close()
         await child.stop()
