@@ -44,6 +44,10 @@ LEVEL_LABELS = {
     4: N_("4: the strongest"),
 }
 CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
+REVIEW_HEADING = N_(
+    "Game #{id}: your moves that cost most, each on the board before you played it: the cross is your move, "
+    "the star a better one."
+)
 
 
 def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
@@ -55,8 +59,11 @@ challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
 public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
-async def board_file(interaction: discord.Interaction, game: Game, state: GameState) -> discord.File:
-    return await board_image(interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale)
+async def board_file(interaction: discord.Interaction, game: Game, state: GameState, **marks: Any) -> discord.File:
+    """The board in the server's language; ``marks``: the renderer's marks (docs/boards.md)."""
+    return await board_image(
+        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, **marks
+    )
 
 
 def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
@@ -334,7 +341,8 @@ class GameCog(commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
         found, state, move = await self.service.hint(found.id, interaction.user.id)
         text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
-        await interaction.followup.send(text, file=await board_file(interaction, found, state), ephemeral=True)
+        board = await board_file(interaction, found, state, suggestion=move)  # marked on the member's position
+        await interaction.followup.send(text, file=board, ephemeral=True)
 
     @app_commands.command(name="takeback", description="Against the bot: undo your last move and its reply.")
     @app_commands.describe(game="Which game, if you have several.")
@@ -357,9 +365,9 @@ class GameCog(commands.GroupCog):
                 tr(locale, "Game #{id}: no move stands out as a mistake. Well played!", id=found.id), ephemeral=True
             )
             return
-        lines = [tr(locale, "Game #{id}: the moves that cost most, each shown before it was played.", id=found.id)]
+        lines = [tr(locale, REVIEW_HEADING, id=found.id)]
         files = []
-        for ply, played, better, drop in mistakes:
+        for ply, played, better, drop in mistakes:  # ply: the move's number in the log, as /history numbers it
             lines.append(
                 tr(
                     locale,
@@ -370,7 +378,9 @@ class GameCog(commands.GroupCog):
                     drop=round(50 * drop),
                 )
             )
-            files.append(await board_file(interaction, found, await self.service.position(found, ply - 1)))
+            before = await self.service.position(found, ply - 1)
+            name = f"{found.name}-{found.id}-move-{ply}.png"
+            files.append(await board_file(interaction, found, before, name=name, played=played, suggestion=better))
         await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True)
 
     @move.autocomplete("game")

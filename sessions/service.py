@@ -131,9 +131,12 @@ class GameService:
         drawing process, when there are some)."""
         await self.drawer.warm_up()
 
-    async def render_board(self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None) -> bytes:
-        """The board image as PNG, its words in ``locale``'s language."""
-        return await self.drawer.draw(games.find(game.name), state, names, language_of(locale))
+    async def render_board(
+        self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
+    ) -> bytes:
+        """The board image as PNG, its words in ``locale``'s language; ``marks``: the renderer's layout and marks
+        (docs/boards.md)."""
+        return await self.drawer.draw(games.find(game.name), state, names, language_of(locale), **marks)
 
     async def animation(self, game: Game, names: tuple[str, str], locale: Any = None) -> tuple[bytes, int]:
         """The whole game as a looping GIF, a frame per entry of its log plus the start, and the frame count."""

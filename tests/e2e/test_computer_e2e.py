@@ -8,16 +8,20 @@ every level, only for less time.
 from __future__ import annotations
 
 import asyncio
+import io
 import random
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 import games
 from bot import GameBot
 from engines import GameState
+from render.base import PLAYED, SUGGESTED
 from sessions.log import replay as replay_log
 from storage.database import Database, GameRow
 from tests.e2e.child import FAST, ChildBot
@@ -105,6 +109,7 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         hint = await private_reply(await fake.slash(fake.alice, "iago", "hint"))
         suggested = hint.content.split("**")[1]
         assert suggested in state.legal_moves() and hint.attachment().data.startswith(PNG_SIGNATURE)
+        assert marked(hint.attachment().data) == {SUGGESTED}  # a star on the member's position, nothing played
         assert await db.moves(row.id) == state.moves  # a hint plays nothing
 
         await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": suggested}))
@@ -127,13 +132,31 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         await play_to_the_end(fake, db, row, fake.alice, seed=3)
         analysis = await private_reply(await fake.slash(fake.alice, "iago", "analyse"))
         assert f"#{row.id}" in analysis.content
-        if "Move " in analysis.content:  # random play against the bot always leaves something to learn
-            assert analysis.attachments and analysis.attachment().data.startswith(PNG_SIGNATURE)
+        reviewed = re.findall(r"Move (\d+): \*\*(\S+)\*\*", analysis.content)
+        assert reviewed, "random play against the bot always leaves something to learn"
+        history = (
+            await private_reply(await fake.slash(fake.alice, "iago", "history", options={"game": row.id}))
+        ).content
+        log = await db.moves(row.id)
+        for number, played in reviewed:  # numbered as /history numbers it, after the takeback too
+            assert f"{number}. {played}" in history and log[int(number) - 1] == played
+            side = replay_log(games.find("iago"), row.options, log[: int(number) - 1], member_side=0).to_act
+            assert side == 0, "only the member's own moves are reviewed"
+        assert len(analysis.attachments) == len(reviewed)
+        for attachment in analysis.attachments:  # each: the move played (a cross) and the better one (a star)
+            assert marked(attachment.data) == {PLAYED, SUGGESTED}
         other = await private_reply(await fake.slash(fake.bob, "iago", "analyse", options={"game": row.id}))
         assert "not one of your" in other.content
         dice = await start_against_bot(fake, db, fake.bob, "polygo", 1)
         refused = await private_reply(await fake.slash(fake.bob, "polygo", "takeback", options={"game": dice.id}))
         assert "dice" in refused.content
+
+
+def marked(png: bytes) -> set[tuple[int, int, int]]:
+    """Which of the analysis marks' colours a board shows (on at least a few dozen pixels)."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    colours = image.getcolors(maxcolors=1 << 20) or []
+    return {mark for mark in (PLAYED, SUGGESTED) if sum(n for n, colour in colours if colour == mark) >= 30}
 
 
 async def test_the_bot_killed_while_it_thinks_announces_the_move_and_its_reply_in_one_message_after_relaunch(

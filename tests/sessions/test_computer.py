@@ -3,10 +3,13 @@ found again after a restart; takebacks and hints. The searches run in the real w
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 
 import pytest
 
+import games
+from sessions.log import in_force
 from sessions.service import GameService, Settings, UserError
 from sessions.vocabulary import AnnouncementKind, MoveKind, ReportKind
 from storage.outbox import AnnouncementRow
@@ -18,7 +21,7 @@ BOT = 999
 @pytest.fixture
 async def service(database_url: str) -> AsyncIterator[GameService]:
     """A service of its own, closed with its search workers."""
-    service = await GameService.open(database_url, Settings(ai_move_seconds=0.05))
+    service = await GameService.open(database_url, Settings(ai_move_seconds=0.05, analysis_seconds=0.01))
     yield service
     await service.close()
 
@@ -106,6 +109,44 @@ async def test_hints_and_takebacks_are_for_games_against_the_bot(service: GameSe
     with pytest.raises(UserError, match="Takebacks are for games against the bot"):
         await service.takeback(between_members, ALICE)
     game_id = await against_the_bot(service, level=2)
-    found, after, move = await service.hint(game_id, ALICE)
-    assert found.id == game_id and after.moves == [move]
+    found, position, move = await service.hint(game_id, ALICE)
+    assert found.id == game_id and position.moves == [] and move in position.legal_moves()
     assert await service.moves(game_id) == []  # a hint plays nothing
+
+
+async def test_the_hint_marks_its_move_on_the_members_position(service: GameService) -> None:
+    game_id = await against_the_bot(service)
+    first = (await service.state(await service.game(game_id))).legal_moves()[0]
+    await service.play(game_id, ALICE, first)
+    await service.play_for_bot(game_id)
+    _, position, move = await service.hint(game_id, ALICE)
+    assert position.moves == await service.moves(game_id) and position.to_act == 0  # not played: still the member's
+    assert move in position.legal_moves()
+
+
+async def test_an_analysis_after_a_takeback_numbers_the_members_moves_as_the_log_does(service: GameService) -> None:
+    """/analyse, /history and the replays name a move by its place in the log (a takeback is an entry of it), and
+    the board of a reviewed move is the position before it; only the member's own moves are reviewed."""
+    game_id = await against_the_bot(service)
+    rng = random.Random(11)
+    for turn in range(200):
+        game = await service.game(game_id)
+        if game.status == "finished":
+            break
+        state = await service.state(game)
+        if state.to_act == 1:
+            await service.play_for_bot(game_id)
+        elif turn in (4, 9):
+            await service.takeback(game_id, ALICE)
+        else:
+            await service.play(game_id, ALICE, rng.choice(state.legal_moves()))
+    log = await service.moves(game_id)
+    assert log.count("takeback") == 2 and (await service.game(game_id)).status == "finished"
+    reviewed = await service.analyse(game_id, ALICE, GUILD)
+    assert reviewed, "random moves against the bot always leave something to learn"
+    game = await service.game(game_id)
+    members = {number for number, _, side in in_force(games.find("iago"), game.options, log, 0) if side == 0}
+    for number, played, better, _ in reviewed:
+        assert log[number - 1] == played and number in members  # what /history shows as move {number}
+        before = await service.position(game, number - 1)
+        assert before.to_act == 0 and played in before.legal_moves() and better in before.legal_moves()
