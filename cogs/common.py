@@ -31,6 +31,7 @@ from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
+from sessions.memory import LruCache
 from sessions.service import Game, GameService, Report, UserError
 from sessions.vocabulary import GameStatus
 
@@ -54,9 +55,35 @@ def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
     return (interaction.guild_id, interaction.user.id)
 
 
-# Each challenge pings the opponent and each board is a public image: a member may not flood a channel.
-challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
+# Each board is a public image: a member may not flood a channel.
 public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
+
+
+class CreatedOnly:
+    """A cooldown that counts only what was created: a challenge refused (of oneself, at a level a member has not)
+    costs nothing, and the next real one goes out. ``check`` before, ``count`` after success."""
+
+    def __init__(self, rate: int, per: float) -> None:
+        self.rate, self.per = rate, per
+        self._buckets: LruCache[tuple[int | None, int], app_commands.Cooldown] = LruCache(10_000)
+
+    def check(self, key: tuple[int | None, int]) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is not None and bucket.get_tokens() == 0:
+            raise app_commands.CommandOnCooldown(bucket, bucket.get_retry_after())
+
+    def count(self, key: tuple[int | None, int]) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = app_commands.Cooldown(self.rate, self.per)
+            self._buckets.put(key, bucket)
+        bucket.update_rate_limit()
+
+
+# Each challenge pings the opponent, and each game against the bot opens a thread: three of each a minute per
+# member, counted apart (practising against the bot never holds up a challenge of a friend).
+challenges_made = CreatedOnly(3, 60)
+games_against_bot = CreatedOnly(3, 60)
 
 
 async def board_file(interaction: discord.Interaction, game: Game, state: GameState, **marks: Any) -> discord.File:
@@ -119,7 +146,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
         **descriptions,
-    )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
+    )(app_commands.choices(**choices)(challenge))
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 
 
@@ -160,7 +187,9 @@ class GameCog(commands.GroupCog):
     ) -> None:
         if interaction.guild is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
+        key = per_member(interaction)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
+            games_against_bot.check(key)
             report = await self.service.challenge_computer(
                 game=self.game,
                 guild_id=interaction.guild.id,
@@ -173,10 +202,12 @@ class GameCog(commands.GroupCog):
                 reply=reply_to(interaction),
                 parent_id=parent_of(interaction),
             )
+            games_against_bot.count(key)
             await open_practice(interaction, report)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
+        challenges_made.check(key)
         offered = await self.service.challenge(
             game=self.game,
             guild_id=interaction.guild.id,
@@ -189,15 +220,24 @@ class GameCog(commands.GroupCog):
             rated=rated,
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
+        challenges_made.count(key)
         await post_challenge(interaction, offered)
 
     async def current_game(
-        self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
+        self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False, to_act: bool = True
     ) -> Game:
+        """The game a command means; with ``to_act`` (an acting command), of the caller's several games here the
+        one waiting for them, when only one is."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
         return await self.service.find_game(
-            self.game, interaction.user.id, interaction.guild_id, interaction.channel_id, game_id, spectate=spectate
+            self.game,
+            interaction.user.id,
+            interaction.guild_id,
+            interaction.channel_id,
+            game_id,
+            spectate=spectate,
+            to_act=to_act and not spectate,
         )
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
@@ -227,9 +267,15 @@ class GameCog(commands.GroupCog):
         fitting = [m for m in matches if len(m) <= CHOICE_TEXT_LIMIT]
         return [app_commands.Choice(name=m, value=m) for m in fitting[:AUTOCOMPLETE_LIMIT]]
 
-    async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def game_choices(
+        self, interaction: discord.Interaction, current: str, *, mine_only: bool = True
+    ) -> list[app_commands.Choice[int]]:
+        """The ``game`` option's choices: the caller's own games here (``mine_only``: a command that acts), or
+        every game here (one that looks), the caller's first."""
         assert interaction.channel_id is not None
-        candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        candidates = await self.service.games_for_choice(
+            self.game, interaction.user.id, interaction.channel_id, mine_only=mine_only
+        )
         choices = []
         for found in candidates:
             label = present.game_label(interaction.locale, found, await display_names(interaction.guild, found))
@@ -266,14 +312,14 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        found = await self.current_game(interaction, game)
+        found = await self.current_game(interaction, game, to_act=False)  # never guessed: it ends a game
         report = await self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction))
         await reply_with_report(interaction, report)
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        found = await self.current_game(interaction, game)
+        found = await self.current_game(interaction, game, to_act=False)  # a claim is for a game not waiting for you
         report = await self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction))
         await reply_with_report(interaction, report)
 
@@ -384,15 +430,20 @@ class GameCog(commands.GroupCog):
         await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True)
 
     @move.autocomplete("game")
-    @board.autocomplete("game")
     @hint.autocomplete("game")
     @takeback.autocomplete("game")
-    @replay.autocomplete("game")
     @resign.autocomplete("game")
     @claim.autocomplete("game")
-    @history.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         return await self.game_choices(interaction, current)
+
+    @board.autocomplete("game")
+    @replay.autocomplete("game")
+    @history.autocomplete("game")
+    async def any_game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.game_choices(interaction, current, mine_only=False)
 
 
 RECORD_FORMAT = "abstract-games-bot/game-record/1"
