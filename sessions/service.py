@@ -45,8 +45,9 @@ from sessions.table import Settings, Table
 from sessions.thinking import Thinker
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
-from storage.database import Database
+from storage.database import Database, DatabaseUnavailable
 from storage.engine import DEFAULT_URL as DEFAULT_DATABASE_URL
+from storage.engine import shown_url
 
 
 class GameService:
@@ -147,6 +148,21 @@ class GameService:
     def held(self) -> tuple[int, int]:
         """How many games' states and locks this process holds now (both bounded: bench/memory.py)."""
         return self._table.held()
+
+
+def database_problem(url: str, error: Exception) -> str:
+    """Why the database at ``url`` cannot be opened, in one line that names it (its password hidden)."""
+    shown = shown_url(url)
+    cause = error.__cause__ if isinstance(error, DatabaseUnavailable) and error.__cause__ else error
+    reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    if isinstance(error, DatabaseUnavailable):
+        return (
+            f"Cannot open the database {shown} ({error.reason}): {reason}. "
+            "Check DATABASE_URL and that the database server is running and reachable."
+        )
+    if isinstance(error, ValueError):  # a URL of a database the bot does not support
+        return f"DATABASE_URL={shown} cannot be used: {reason}"
+    return f"Cannot open the database {shown}: {type(cause).__name__}: {reason}. Check DATABASE_URL."
 
 
 __all__ = [
