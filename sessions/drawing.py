@@ -53,6 +53,12 @@ def warm() -> None:
         entry.render(entry.new_game(), ("", ""))
 
 
+def frame_labels(states: list[GameState]) -> list[str]:
+    """Each frame's footer: the moves it shows out of the last frame's, counted as the boards' headers count them
+    (a frame under "24/53" reads "Move 25" to play)."""
+    return [f"{len(state.moves)}/{len(states[-1].moves)}" for state in states]
+
+
 class Drawer:
     """A pool of ``workers`` drawing processes (from the fork server, as the AI's: a worker forked from the bot
     would inherit its sockets).
@@ -116,9 +122,10 @@ class Drawer:
     async def animation(
         self, entry: games.GameEntry, states: list[GameState], names: tuple[str, str], language: str = "en"
     ) -> bytes:
-        """The positions as a looping GIF, a frame each, labelled with their ply."""
+        """The positions as a looping GIF, a frame each, labelled with the moves each shows out of the last's,
+        counted as the boards' headers count them ("Move 25" to play under "24/53")."""
         boards = [await self.draw(entry, state, names, language) for state in states]
-        labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
+        labels = frame_labels(states)
         return await asyncio.to_thread(animated_gif, boards, labels)
 
     async def _draw(

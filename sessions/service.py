@@ -140,14 +140,30 @@ class GameService:
         return await self.drawer.draw(games.find(game.name), state, names, language_of(locale), **marks)
 
     async def animation(self, game: Game, names: tuple[str, str], locale: Any = None) -> tuple[bytes, int]:
-        """The whole game as a looping GIF, a frame per entry of its log plus the start, and the frame count."""
-        states = await self._table.positions(game)
+        """The whole game as a looping GIF and its frame count: the start, then a frame per move in force (a
+        takeback's undone moves are not shown), a die's roll shown with the move it was rolled for."""
+        states = frames_of(games.find(game.name), game.options, (await self._table.state(game)).moves)
         gif = await self.drawer.animation(games.find(game.name), states, names, language_of(locale))
         return gif, len(states)
 
     def held(self) -> tuple[int, int]:
         """How many games' states and locks this process holds now (both bounded: bench/memory.py)."""
         return self._table.held()
+
+
+def frames_of(entry: games.GameEntry, options: dict[str, Any], moves: list[str]) -> list[GameState]:
+    """The positions a replay animation shows: the start, and the position after each move a player made; a
+    chance outcome (a die) gets no frame of its own: the next frame shows it with the move it was rolled for."""
+    state = entry.new_game(**options)
+    frames = [state.copy()]
+    for move in moves:
+        chance = state.chance
+        state.play(move)
+        if not chance:
+            frames.append(state.copy())
+    if frames[-1].moves != state.moves:  # a game that stops on a roll still ends on its last position
+        frames.append(state.copy())
+    return frames
 
 
 def database_problem(url: str, error: Exception) -> str:
