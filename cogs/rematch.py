@@ -16,6 +16,7 @@ import discord
 from cogs.board_buttons import rematch_button
 from cogs.challenges import post_challenge
 from cogs.context import remember_members, service_of
+from cogs.places import place_id
 from cogs.practice import open_practice, parent_of
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, answer_error
@@ -36,14 +37,15 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
     async def callback(self, interaction: discord.Interaction) -> None:
         remember_members(interaction)
         try:
-            if interaction.guild_id is None or interaction.channel_id is None:
+            place = place_id(interaction)
+            if place is None or interaction.channel_id is None:
                 raise UserError(IN_SERVER_ONLY)
             service = service_of(interaction)
-            if (await service.game(self.game_id, interaction.guild_id)).against_bot:
+            if (await service.game(self.game_id, place)).against_bot:
                 report = await service.rematch_computer(
                     self.game_id,
                     interaction.user.id,
-                    guild_id=interaction.guild_id,
+                    guild_id=place,
                     channel_id=interaction.channel_id,
                     reply=reply_to(interaction),
                     parent_id=parent_of(interaction),
@@ -51,7 +53,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
                 await open_practice(interaction, report)
                 return
             game = await service.rematch(
-                self.game_id, interaction.user.id, guild_id=interaction.guild_id, channel_id=interaction.channel_id
+                self.game_id, interaction.user.id, guild_id=place, channel_id=interaction.channel_id
             )
             await post_challenge(interaction, game)
         except Exception as error:  # a button has no command tree behind it: answer here

@@ -8,6 +8,7 @@ to announce.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 import games
 from engines import GameState
@@ -116,14 +117,24 @@ class ComputerPlayer:
             raise UserError("You can analyse only your own games.")
         if game.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=game.id)
-        entry = games.find(game.name)
-        if entry.ai is None:
-            raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(game.name))
         member_side = None if game.ai_side is None else 1 - game.ai_side
-        kept = in_force(entry, game.options, await self._table.moves(game.id), member_side)  # takebacks undone
-        moves = [move for _, move, _ in kept]
-        judged = await self.thinker.analysis(entry, game.options, moves, self._table.settings.analysis_seconds)
+        log = await self._table.moves(game.id)
+        kept = in_force(games.find(game.name), game.options, log, member_side)  # takebacks undone
         side = game.side_of(user_id)
-        mine = [(kept[i - 1][0], move, better, drop) for i, move, better, drop in judged if kept[i - 1][2] == side]
-        worst = sorted((j for j in mine if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
+        mine = [acted == side for _, _, acted in kept]
+        reviewed = await self.analyse_moves(game.name, game.options, [move for _, move, _ in kept], mine=mine)
+        return [(kept[i - 1][0], move, better, drop) for i, move, better, drop in reviewed]
+
+    async def analyse_moves(
+        self, name: str, options: dict[str, Any], moves: list[str], *, mine: list[bool] | None = None
+    ) -> list[tuple[int, str, str, float]]:
+        """The same analysis of any game of ``name`` given as its moves (a record played elsewhere, say): (the
+        move's number in ``moves``, counted from 1, ...); ``mine``: which of the moves may be reviewed."""
+        entry = games.find(name)
+        if entry.ai is None:
+            raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(name))
+        judged = await self.thinker.analysis(entry, options, moves, self._table.settings.analysis_seconds)
+        if mine is not None:
+            judged = [j for j in judged if mine[j[0] - 1]]
+        worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from storage.admin import AdminQueries, AuditRow, Forgotten
 from storage.engine import Body, database_url, make_engine, make_runner
 from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
+from storage.lessons import LessonQueries, ProgressRow
 from storage.migrate import upgrade_url
 from storage.outbox import (
     Announce,
@@ -76,6 +77,7 @@ __all__ = [
     "Forgotten",
     "GameRow",
     "NewRating",
+    "ProgressRow",
     "RatingRow",
     "RecordRow",
     "Settlement",
@@ -85,7 +87,7 @@ __all__ = [
 ]
 
 
-class Database(OutboxQueries, AdminQueries):
+class Database(OutboxQueries, AdminQueries, LessonQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
