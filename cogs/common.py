@@ -106,8 +106,7 @@ async def board_file(
     renderer's marks (docs/boards.md)."""
     reader = interaction.locale if private else interaction.guild_locale
     return await board_image(
-        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, reader=reader,
-        **marks
+        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, reader=reader, **marks
     )
 
 
