@@ -26,6 +26,7 @@ from cogs.places import NOT_IN_THIS_DM as NOT_HERE
 from cogs.places import is_private, may_play_here, place_id
 from cogs.practice import open_practice, parent_of
 from cogs.private import note_interaction
+from cogs.puzzles import PuzzleCommands
 from cogs.records import analyse_record, check_one_source, history_files, replay_record, send_text_board
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
@@ -170,7 +171,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
 
 @app_commands.allowed_installs(guilds=True, users=True)
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-class GameCog(LearnCommands, commands.GroupCog):
+class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     """Commands every game has. A subclass names its game's entry: ``class XCog(GameCog, entry=X, ...)``."""
 
     entry: ClassVar[GameEntry]

@@ -31,16 +31,20 @@ from typing import Any
 import games
 from engines import GameState
 from locales import language_of
+from puzzles.mining import Budgets
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
 from sessions.computer import ComputerPlayer
+from sessions.daily_puzzles import DailyPuzzles
 from sessions.delivery import Delivery, Notice
 from sessions.drawing import Drawer
 from sessions.finding import Finder
 from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
 from sessions.lessons import LessonPage, Lessons
+from sessions.puzzle_mining import PuzzleMining
+from sessions.puzzles import Puzzles
 from sessions.records import Records
 from sessions.refusal import UserError
 from sessions.table import Settings, Table
@@ -74,6 +78,11 @@ class GameService:
         self.drawer = Drawer(table.settings.render_workers)
         self.admin = AdminActions(table)
         self.lessons = Lessons(table)
+        # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
+        # parts, like ``admin``.
+        self.puzzles = Puzzles(table, computer.thinker)
+        self.puzzle_mining = PuzzleMining(table, Budgets.deep_seconds(table.settings.puzzle_seconds))
+        self.daily_puzzles = DailyPuzzles(table, delivery.worker)
 
         # Which part answers each call.
         self.game, self.state, self.moves = table.game, table.state, table.moves
@@ -108,6 +117,7 @@ class GameService:
     async def close(self) -> None:
         """Stop the worker pools, write the deliveries still queued, and close the database."""
         self._computer.thinker.close()
+        self.puzzle_mining.close()
         self.drawer.close()
         await self._announcements.flush()
         await self._table.db.close()

@@ -38,6 +38,7 @@ class Settings:
     ai_move_seconds: float | None = None  # a cap on the bot's thinking time at every level (tests, small hosts)
     render_workers: int = 0  # processes that draw the boards; 0: threads of this process (sessions/drawing.py)
     analysis_seconds: float = 0.15  # search time per position when analysing a whole game
+    puzzle_seconds: float = 16.0  # mining's strongest search per position: ten times level 4's 1.6 s
 
 
 class Table:

@@ -95,6 +95,10 @@ class Thinker:
     ) -> list[tuple[int, str, str, float]]:
         return await self._run(judge, *_paths(entry), options, moves, budget)  # type: ignore[no-any-return]
 
+    async def run(self, job: Callable[..., Any], *args: Any) -> Any:
+        """Any job of the AI's (a module-level function, its arguments data) in the pool: a puzzle's search."""
+        return await self._run(job, *args)
+
     async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
         pool = self._executor()
         try:

@@ -36,6 +36,7 @@ from storage.outbox import (
     insert_announcements,
     supersede,
 )
+from storage.puzzles import PuzzleQueries
 from storage.rows import (
     OUTCOMES,
     DuplicateChallenge,
@@ -87,7 +88,7 @@ __all__ = [
 ]
 
 
-class Database(OutboxQueries, AdminQueries, LessonQueries):
+class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
