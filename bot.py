@@ -26,11 +26,13 @@ from cogs.announce import Announcer
 from cogs.background import BackgroundCog
 from cogs.challenges import ChallengeButton
 from cogs.common import cog_class
+from cogs.duplicates import handle_interactions_once
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
 from cogs.lists import GamesCog, GamesPageButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
+from cogs.stuck import BotTurnButton
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
 from sessions.service import DEFAULT_DATABASE_URL, GameService
@@ -192,6 +194,7 @@ class GameBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        handle_interactions_once(self._connection.parsers)  # an interaction delivered twice is handled once
         self._service: GameService | None = None
         self._warm_up: asyncio.Task[None] | None = None
 
@@ -230,7 +233,7 @@ class GameBot(commands.AutoShardedBot):
         )
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton)
+        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton, BotTurnButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
         await self.add_cog(Announcer(self, self.settings.announce_seconds))

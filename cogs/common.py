@@ -13,6 +13,7 @@ import inspect
 import io
 import json
 import logging
+from collections.abc import Awaitable
 from typing import Any, ClassVar, cast
 
 import discord
@@ -23,6 +24,7 @@ from cogs import present
 from cogs.announce import reply_with_report
 from cogs.challenges import post_challenge
 from cogs.context import board_image, display_names, service_of
+from cogs.deadline import in_time
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, clip
@@ -30,7 +32,7 @@ from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import Game, GameService, Report, UserError
+from sessions.service import DatabaseUnavailable, Game, GameService, Report, UserError
 from sessions.vocabulary import GameStatus
 
 log = logging.getLogger(__name__)
@@ -153,7 +155,7 @@ class GameCog(commands.GroupCog):
         if interaction.guild is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
-            report = await self.service.challenge_computer(
+            challenged = self.service.challenge_computer(
                 game=self.game,
                 guild_id=interaction.guild.id,
                 channel_id=interaction.channel_id,
@@ -165,11 +167,11 @@ class GameCog(commands.GroupCog):
                 reply=reply_to(interaction),
                 parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
             )
-            await reply_with_report(interaction, report)
+            await self.act(interaction, challenged)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
-        offered = await self.service.challenge(
+        offering = self.service.challenge(
             game=self.game,
             guild_id=interaction.guild.id,
             channel_id=interaction.channel_id,
@@ -181,7 +183,7 @@ class GameCog(commands.GroupCog):
             rated=rated,
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
-        await post_challenge(interaction, offered)
+        await post_challenge(interaction, await in_time(interaction, offering))
 
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
@@ -192,18 +194,26 @@ class GameCog(commands.GroupCog):
             self.game, interaction.user.id, interaction.guild_id, interaction.channel_id, game_id, spectate=spectate
         )
 
+    async def act(self, interaction: discord.Interaction, action: Awaitable[Report]) -> None:
+        """Commit an action and announce it; the interaction is held first if the database keeps the commit past
+        Discord's margin (a lock, a slow server)."""
+        await reply_with_report(interaction, await in_time(interaction, action))
+
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         found = await self.current_game(interaction, game_id)
-        report = await self.service.play(found.id, interaction.user.id, move, reply=reply_to(interaction), known=found)
-        await reply_with_report(interaction, report)
+        reply = reply_to(interaction)
+        await self.act(interaction, self.service.play(found.id, interaction.user.id, move, reply=reply, known=found))
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
         nothing, and submitting explains why."""
+        chosen = getattr(interaction.namespace, "game", None)
+        if not isinstance(chosen, int) or isinstance(chosen, bool):  # typed text while choosing, or a forgery
+            chosen = None
         try:
-            found = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
+            found = await self.current_game(interaction, chosen)
             state = await self.service.state(found)
-        except UserError:
+        except (UserError, DatabaseUnavailable):  # nothing to offer now; submitting says why
             return None
         if state.to_act != found.side_of(interaction.user.id) or state.chance:
             return None
@@ -221,7 +231,10 @@ class GameCog(commands.GroupCog):
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         assert interaction.channel_id is not None
-        candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        try:
+            candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        except DatabaseUnavailable:  # nothing to offer now; submitting says why
+            return []
         choices = []
         for found in candidates:
             label = present.game_label(interaction.locale, found, await display_names(interaction.guild, found))
@@ -259,15 +272,13 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -339,8 +350,7 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def takeback(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
     @app_commands.describe(game="Which game (default: your last finished one here).")

@@ -33,7 +33,7 @@ from locales import language_of
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
-from sessions.computer import ComputerPlayer
+from sessions.computer import BotCannotMove, ComputerPlayer
 from sessions.delivery import Delivery, Notice
 from sessions.drawing import Drawer
 from sessions.finding import Finder
@@ -45,7 +45,7 @@ from sessions.table import Settings, Table
 from sessions.thinking import Thinker
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
-from storage.database import Database
+from storage.database import Database, DatabaseUnavailable
 from storage.engine import DEFAULT_URL as DEFAULT_DATABASE_URL
 
 
@@ -86,7 +86,11 @@ class GameService:
         self.due_reminders = turns.due_reminders
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
-        self.delivered, self.flush_deliveries = announcements.delivered, announcements.flush
+        self.sending, self.delivered, self.flush_deliveries = (
+            announcements.sending,
+            announcements.delivered,
+            announcements.flush,
+        )
         self.follow_thread = announcements.follow_thread
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports
         self.settings_for, self.change_settings = server_settings.settings_for, server_settings.change
@@ -148,6 +152,8 @@ class GameService:
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "MAX_OPEN_CHALLENGES",
+    "BotCannotMove",
+    "DatabaseUnavailable",
     "Ending",
     "Finish",
     "Game",
