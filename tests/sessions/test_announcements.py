@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from sessions.service import DatabaseUnavailable, GameService, ReplyTo, UserError
+from sessions.service import DatabaseUnavailable, GameService, ReplyTo
 from storage.database import Database
 from tests.sessions.play import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, challenge, start
 
