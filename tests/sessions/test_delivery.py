@@ -158,7 +158,7 @@ async def test_a_round_the_database_fails_under_gives_back_what_it_did_not_try(
 ) -> None:
     """Rows a round did not try are released at once, without counting an attempt: another worker takes them
     now, not after the lease."""
-    first, second, third = await three_due(service)
+    _, second, third = await three_due(service)
 
     class FailsOnTheSecond(Courier):
         async def __call__(self, notice: Notice) -> int | None:
