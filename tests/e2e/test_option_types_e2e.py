@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 import games
-from bot import GameBot
 from storage.database import Database
 from tests.e2e.driver import challenge_and_accept, private_reply
 from tests.e2e.fake_discord import FakeDiscord
