@@ -104,7 +104,10 @@ async def deliver_now(client: discord.Client) -> int:
     """Deliver what is owed in this process's servers now (what a sweep or an admin just wrote), not at the next
     round of the :class:`Announcer`; returns how many were delivered."""
     guilds = [guild.id for guild in client.guilds]
-    return await client_service(client).deliver_due(guilds, partial(deliver, client))
+    try:
+        return await client_service(client).deliver_due(guilds, partial(deliver, client))
+    except DatabaseUnavailable:  # the Announcer's next round delivers it; the tracker has logged the outage
+        return 0
 
 
 class Announcer(BackgroundCog):
@@ -118,9 +121,7 @@ class Announcer(BackgroundCog):
     @tasks.loop(seconds=5)
     async def deliver_pending(self) -> None:
         try:
-            await deliver_now(self.bot)
-        except DatabaseUnavailable:
-            pass  # the next round tries again; the tracker has logged the outage once
+            await deliver_now(self.bot)  # an unavailable database: the next round tries again, quietly
         except Exception:  # a failed round must not stop the next one
             log.exception("Delivering pending announcements failed")
 
