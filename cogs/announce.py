@@ -240,9 +240,9 @@ async def _finish_reply(
         original = await webhook.fetch_message("@original")  # type: ignore[arg-type]
     except discord.NotFound:
         return None  # never answered
-    if is_announcement(original):
+    if is_announcement(original, text):
         return original.id
     if not original.flags.loading:
-        return None  # another answer (a duplicate's refusal, "done; the board follows"): post the board
+        return None  # another answer (a duplicate's refusal, "done; the board follows"), a held click: post it
     edited = await webhook.edit_message(original.id, content=text, attachments=[file], **buttons)
     return edited.id

@@ -126,10 +126,13 @@ async def tell_played(interaction: discord.Interaction) -> None:
         log.info("Could not tell %s that the action was played: %s", interaction.user.id, error)
 
 
-def is_announcement(message: discord.Message) -> bool:
-    """Whether an interaction's reply found on Discord is the announcement, and not another answer to the same
-    interaction: every other answer is private (a duplicate delivery's refusal, "done; the board follows")."""
-    return not message.flags.ephemeral and not message.flags.loading
+def is_announcement(message: discord.Message, text: str) -> bool:
+    """Whether an interaction's reply found on Discord is the announcement (``text`` and its board), and not another
+    answer to the same interaction (every other answer is private: a duplicate delivery's refusal, "done; the board
+    follows"), nor a clicked message held while the database waited and never filled in (a challenge)."""
+    if message.flags.ephemeral or message.flags.loading:
+        return False
+    return bool(message.attachments) or message.content.strip() == text.strip()
 
 
 async def _reply(interaction: discord.Interaction, report: Report, buttons: dict[str, Any], *, edit: bool) -> None:
@@ -161,7 +164,7 @@ async def _reply(interaction: discord.Interaction, report: Report, buttons: dict
         service.delivered(game_id, announcement_id, message_id)
     except discord.HTTPException as error:
         if error.code == ALREADY_ANSWERED:  # answered already: by this reply (a retry Discord had applied)?
-            await _already_answered(interaction, game_id, announcement_id)
+            await _already_answered(interaction, game_id, announcement_id, text)
             return
         log.warning("Reply for announcement %s failed; the outbox will deliver it: %s", announcement_id, error)
         await tell_played(interaction)
@@ -170,7 +173,7 @@ async def _reply(interaction: discord.Interaction, report: Report, buttons: dict
         await tell_played(interaction)
 
 
-async def _already_answered(interaction: discord.Interaction, game_id: int, announcement_id: int) -> None:
+async def _already_answered(interaction: discord.Interaction, game_id: int, announcement_id: int, text: str) -> None:
     """A retried reply that Discord had applied is there: it is delivered. Any other answer (a duplicate delivery
     of the interaction answered first) is not the announcement: the outbox posts it."""
     try:
@@ -178,7 +181,7 @@ async def _already_answered(interaction: discord.Interaction, game_id: int, anno
     except discord.HTTPException as lookup:
         log.warning("Could not find the reply that was answered twice: %s", lookup)
         return
-    if is_announcement(original):
+    if is_announcement(original, text):
         interaction.extras[ANNOUNCED] = True
         service_of(interaction).delivered(game_id, announcement_id, original.id)
     else:
