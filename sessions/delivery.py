@@ -67,6 +67,7 @@ class Delivery:
         self._records = records
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._owed_marks: list[tuple[int, int | None]] = []  # delivered, but the mark met an unavailable database
+        self._orphans_released = False
 
     async def deliver_due(self, guild_ids: list[int], deliver: Deliver) -> int:
         """Claim what is due in these servers (this process's) and deliver it; returns how many were delivered."""
@@ -74,6 +75,8 @@ class Delivery:
             return 0
         await self._write_owed_marks()
         now = self._table.clock()  # the clock the announcements were written with
+        if not self._orphans_released:
+            await self._release_dead_workers(now)
         claimed = await self._table.db.claim_pending(self.worker, now, LEASE, BATCH, guild_filter=guild_ids)
         return await self._deliver(claimed, {}, deliver)
 
@@ -115,6 +118,18 @@ class Delivery:
             owed = list(self._owed_marks)
             await self._table.db.mark_all_delivered(owed, time.time())
             del self._owed_marks[: len(owed)]
+
+    async def _release_dead_workers(self, now: float) -> None:
+        """Once, at start-up: claims held by a worker of this host whose process is gone (killed, crashed) are
+        given back at once, rather than waiting out their lease; a restarted bot then delivers what it owed."""
+        host = socket.gethostname()
+        for worker in await self._table.db.claiming_workers(now):
+            worker_host, _, rest = worker.partition(":")
+            pid = rest.partition(":")[0]
+            if worker_host == host and pid.isdigit() and worker != self.worker and not _alive(int(pid)):
+                released = await self._table.db.release_claims(worker)
+                log.info("Released %d announcements claimed by %s, a process that is gone", released, worker)
+        self._orphans_released = True
 
     async def _give_back(self, untried: list[AnnouncementRow]) -> None:
         with contextlib.suppress(DatabaseUnavailable):  # else their leases lapse instead
@@ -169,3 +184,14 @@ class Delivery:
             finish = await self._records.finish_of(game)
         kind = ReportKind(announcement.kind)
         return Report(game, state, played, finish, announcement.id, kind, payload.get("by"))
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this host (a reused pid counts as alive: its claims then lapse)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -3,6 +3,11 @@ backoff; give up; and the bot's own moves delivered from the reports they produc
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+
 import pytest
 
 from sessions.delivery import FIRST_RETRY, LEASE, MAX_ATTEMPTS, Notice
@@ -225,3 +230,21 @@ async def test_a_round_whose_owed_marks_cannot_be_written_claims_nothing(
     with pytest.raises(DatabaseUnavailable):  # the Announcer's loop tries again next round, quietly
         await service.deliver_due([GUILD], Courier())
     assert calls == ["mark"]
+
+
+async def test_claims_of_a_dead_process_of_this_host_are_given_back_at_start_up(
+    service: GameService, db: Database, clock: Clock
+) -> None:
+    """A bot killed during a round left its claims; the restarted bot delivers them at once instead of after the
+    lease. A live worker's claims (another process running now) are left alone."""
+    first, second, third = await three_due(service)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    host = socket.gethostname()
+    assert [a.id for a in await db.claim_pending(f"{host}:{dead.pid}:dead0001", clock.now, LEASE, 2)] == [first, second]
+    alive = f"{host}:{os.getpid()}:alive001"  # this very process: running
+    assert [a.id for a in await db.claim_pending(alive, clock.now, LEASE, 1)] == [third]
+    restarted = Courier()
+    assert await GameService(db, service.settings, clock=clock).deliver_due([GUILD], restarted) == 2
+    assert [notice.id for notice in restarted.notices] == [first, second]
+    assert await db.claiming_workers(clock.now) == [alive]
