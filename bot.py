@@ -29,7 +29,9 @@ from cogs.common import cog_class
 from cogs.duplicates import handle_interactions_once
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
+from cogs.learn import AnswerMenu, LearnButton
 from cogs.lists import GamesCog, GamesPageButton
+from cogs.records import RecordButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
 from cogs.stuck import BotTurnButton
@@ -233,7 +235,16 @@ class GameBot(commands.AutoShardedBot):
         )
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton, BotTurnButton)
+        self.add_dynamic_items(
+            ChallengeButton,
+            ReplayButton,
+            RematchButton,
+            GamesPageButton,
+            RecordButton,
+            AnswerMenu,
+            LearnButton,
+            BotTurnButton,
+        )
         for cog in self.build_cogs():
             await self.add_cog(cog)
         await self.add_cog(Announcer(self, self.settings.announce_seconds))

@@ -1,10 +1,10 @@
 """The command tree: one guard in front of every interaction and one error handler behind every command.
 
-No interaction is left unanswered: what a member can get wrong (a DM, an oversized option, a value of the wrong
-type, a number out of range, a cooldown, a refused move) gets a polite private answer that says what to do; a
-database that is down, locked, read-only or full is a known condition, answered "try again in a moment" without a
-log line (the database's tracker logs the outage once); anything else is logged and answered too. Nothing is
-changed by a refused interaction: the guard runs before any work.
+No interaction is left unanswered: what a member can get wrong (a server command in a DM, an oversized option, a
+value of the wrong type, a number out of range, a cooldown, a refused move) gets a polite private answer that says
+what to do; a database that is down, locked, read-only or full is a known condition, answered "try again in a
+moment" without a log line (the database's tracker logs the outage once); anything else is logged and answered too.
+Nothing is changed by a refused interaction: the guard runs before any work.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from discord import app_commands
 from cogs import present
 from cogs.context import remember_members
 from cogs.deadline import PUBLIC_PLACEHOLDER, arrived
+from cogs.places import place_refusal
 from engines import Phrase
 from locales import N_, nested, tr
 from sessions.refusal import ChannelLink, Mention, UserError
@@ -141,10 +142,12 @@ def _wrong_kind(interaction: discord.Interaction, options: list[dict[str, Any]])
     return None
 
 
-def refusal(interaction: discord.Interaction) -> tuple[str, dict[str, Any]] | None:
-    """Why an interaction is refused before any work, or None to let it through."""
-    if interaction.guild_id is None:
-        return IN_SERVER_ONLY, {}
+def refusal(interaction: discord.Interaction, command: Any = None) -> tuple[str, dict[str, Any]] | None:
+    """Why an interaction is refused before any work, or None to let it through. ``command``: the top-level command
+    it names (its allowed contexts say whether it works in a DM)."""
+    where = place_refusal(interaction, command)
+    if where is not None:
+        return where, {}
     data = interaction.data or {}
     options = list(data.get("options", []))  # type: ignore[arg-type]
     for option in _leaves(options):
@@ -166,7 +169,7 @@ class GameTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         arrived(interaction)  # Discord's 3 s run from here (cogs/deadline.py)
         remember_members(interaction)
-        refused = refusal(interaction)
+        refused = refusal(interaction, self.get_command(str((interaction.data or {}).get("name", ""))))
         if refused is None:
             return True
         message, params = refused
