@@ -26,6 +26,7 @@ from cogs.announce import Announcer
 from cogs.background import BackgroundCog
 from cogs.challenges import ChallengeButton
 from cogs.common import cog_class
+from cogs.duplicates import handle_interactions_once
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
 from cogs.learn import AnswerMenu, LearnButton
@@ -34,6 +35,7 @@ from cogs.puzzles import DailyPuzzlePoster, PuzzleButton, PuzzleMiner
 from cogs.records import RecordButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
+from cogs.stuck import BotTurnButton
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
 from sessions.service import DEFAULT_DATABASE_URL, GameService, database_problem
@@ -204,6 +206,7 @@ class GameBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        handle_interactions_once(self._connection.parsers)  # an interaction delivered twice is handled once
         self._service: GameService | None = None
         self._warm_up: asyncio.Task[None] | None = None
 
@@ -267,6 +270,7 @@ class GameBot(commands.AutoShardedBot):
             AnswerMenu,
             LearnButton,
             PuzzleButton,
+            BotTurnButton,
         )
         for cog in self.build_cogs():
             await self.add_cog(cog)

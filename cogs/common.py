@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
+from collections.abc import Awaitable
 from typing import Any, ClassVar, cast
 
 import discord
@@ -21,6 +22,7 @@ from cogs import present
 from cogs.announce import reply_with_report, start_bot_turn
 from cogs.challenges import post_challenge
 from cogs.context import board_image, display_names, service_of
+from cogs.deadline import in_time
 from cogs.learn import LearnCommands
 from cogs.places import NOT_IN_THIS_DM as NOT_HERE
 from cogs.places import is_private, may_play_here, place_id
@@ -36,7 +38,7 @@ from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
 from sessions.memory import LruCache
-from sessions.service import Game, GameService, Report, UserError
+from sessions.service import DatabaseUnavailable, Game, GameService, Report, UserError
 from sessions.vocabulary import GameStatus
 
 log = logging.getLogger(__name__)
@@ -214,7 +216,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         key = per_member(interaction)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
             games_against_bot.check(key)
-            report = await self.service.challenge_computer(
+            challenged = self.service.challenge_computer(
                 game=self.game,
                 guild_id=place,
                 channel_id=interaction.channel_id,
@@ -226,13 +228,14 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
                 reply=reply_to(interaction),
                 parent_id=parent_of(interaction),
             )
+            report = await in_time(interaction, challenged)
             games_against_bot.count(key)
             await open_practice(interaction, report)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
         challenges_made.check(key)
-        offered = await self.service.challenge(
+        offering = self.service.challenge(
             game=self.game,
             guild_id=place,
             channel_id=interaction.channel_id,
@@ -244,6 +247,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             rated=rated,
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
+        offered = await in_time(interaction, offering)
         challenges_made.count(key)
         await post_challenge(interaction, offered)
 
@@ -265,18 +269,26 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             to_act=to_act and not spectate,
         )
 
+    async def act(self, interaction: discord.Interaction, action: Awaitable[Report]) -> None:
+        """Commit an action and announce it; the interaction is held first if the database keeps the commit past
+        Discord's margin (a lock, a slow server)."""
+        await reply_with_report(interaction, await in_time(interaction, action))
+
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         found = await self.current_game(interaction, game_id)
-        report = await self.service.play(found.id, interaction.user.id, move, reply=reply_to(interaction), known=found)
-        await reply_with_report(interaction, report)
+        reply = reply_to(interaction)
+        await self.act(interaction, self.service.play(found.id, interaction.user.id, move, reply=reply, known=found))
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
         nothing, and submitting explains why."""
+        chosen = getattr(interaction.namespace, "game", None)
+        if not isinstance(chosen, int) or isinstance(chosen, bool):  # typed text while choosing, or a forgery
+            chosen = None
         try:
-            found = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
+            found = await self.current_game(interaction, chosen)
             state = await self.service.state(found)
-        except UserError:
+        except (UserError, DatabaseUnavailable):  # nothing to offer now; submitting says why
             return None
         if state.to_act != found.side_of(interaction.user.id) or state.chance:
             return None
@@ -298,9 +310,12 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         """The ``game`` option's choices: the caller's own games here (``mine_only``: a command that acts), or
         every game here (one that looks), the caller's first."""
         assert interaction.channel_id is not None
-        candidates = await self.service.games_for_choice(
-            self.game, interaction.user.id, interaction.channel_id, mine_only=mine_only
-        )
+        try:
+            candidates = await self.service.games_for_choice(
+                self.game, interaction.user.id, interaction.channel_id, mine_only=mine_only
+            )
+        except DatabaseUnavailable:  # nothing to offer now; submitting says why
+            return []
         choices = []
         for found in candidates:
             label = present.game_label(interaction.locale, found, await display_names(interaction.guild, found))
@@ -350,15 +365,13 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game, to_act=False)  # never guessed: it ends a game
-        report = await self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game, to_act=False)  # a claim is for a game not waiting for you
-        report = await self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -432,8 +445,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def takeback(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
     @app_commands.describe(

@@ -33,7 +33,8 @@ async def open_practice(interaction: discord.Interaction, report: Report) -> Non
     take its turn if it begins. In a text channel where the bot may open threads the answer is the game's header
     and the game is played in its new thread; elsewhere (threads off, no permission, already in a thread) the
     answer is the first board, as for any game."""
-    wanted = await wants_thread(interaction)
+    # Held already (the database was slow): the answer must fill in that placeholder, so no thread.
+    wanted = None if interaction.response.is_done() else await wants_thread(interaction)
     thread = await _open_thread(interaction, report) if wanted else None
     if thread is None:
         await reply_with_report(interaction, report)

@@ -16,6 +16,7 @@ import discord
 from cogs.board_buttons import rematch_button
 from cogs.challenges import post_challenge
 from cogs.context import remember_members, service_of
+from cogs.deadline import in_time
 from cogs.places import place_id
 from cogs.practice import open_practice, parent_of
 from cogs.reply import reply_to
@@ -52,9 +53,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
                 )
                 await open_practice(interaction, report)
                 return
-            game = await service.rematch(
+            offering = service.rematch(
                 self.game_id, interaction.user.id, guild_id=place, channel_id=interaction.channel_id
             )
-            await post_challenge(interaction, game)
+            await post_challenge(interaction, await in_time(interaction, offering))
         except Exception as error:  # a button has no command tree behind it: answer here
             await answer_error(interaction, error)

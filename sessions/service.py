@@ -35,7 +35,7 @@ from puzzles.mining import Budgets
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
-from sessions.computer import ComputerPlayer
+from sessions.computer import BotCannotMove, ComputerPlayer
 from sessions.daily_puzzles import DailyPuzzles
 from sessions.delivery import Delivery, Notice
 from sessions.drawing import Drawer
@@ -102,7 +102,11 @@ class GameService:
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
         self.analyse_moves = computer.analyse_moves
-        self.delivered, self.flush_deliveries = announcements.delivered, announcements.flush
+        self.sending, self.delivered, self.flush_deliveries = (
+            announcements.sending,
+            announcements.delivered,
+            announcements.flush,
+        )
         self.follow_thread = announcements.follow_thread
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports
         self.settings_for, self.change_settings = server_settings.settings_for, server_settings.change
@@ -230,6 +234,8 @@ def database_problem(url: str, error: Exception) -> str:
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "MAX_OPEN_CHALLENGES",
+    "BotCannotMove",
+    "DatabaseUnavailable",
     "Ending",
     "Finish",
     "Game",

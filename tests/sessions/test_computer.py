@@ -10,7 +10,8 @@ import pytest
 
 import games
 from sessions.log import in_force
-from sessions.service import GameService, Settings, UserError
+from sessions.service import BotCannotMove, GameService, Settings, UserError
+from sessions.thinking import ThinkingFailed
 from sessions.vocabulary import AnnouncementKind, MoveKind, ReportKind
 from storage.outbox import AnnouncementRow
 from tests.sessions.play import ALICE, CHANNEL, GUILD, start
@@ -150,3 +151,48 @@ async def test_an_analysis_after_a_takeback_numbers_the_members_moves_as_the_log
         assert log[number - 1] == played and number in members  # what /history shows as move {number}
         before = await service.position(game, number - 1)
         assert before.to_act == 0 and played in before.legal_moves() and better in before.legal_moves()
+
+
+async def test_a_search_that_fails_every_attempt_says_so_once_per_spell(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: when the search cannot be run (its workers keep dying) the turn raises BotCannotMove, first=True
+    only the first time in a row, so the game is told once and not at every retry; a move ends the spell."""
+    game_id = await against_the_bot(service)
+    await service.play(game_id, ALICE, (await service.state(await service.game(game_id))).legal_moves()[0])
+    thinker = service._computer.thinker
+    search = thinker.move
+
+    async def broken(*args: object) -> str:
+        raise ThinkingFailed("the search lost its worker 3 times")
+
+    monkeypatch.setattr(thinker, "move", broken)
+    firsts = []
+    for _ in range(2):
+        with pytest.raises(BotCannotMove) as stuck:
+            await service.play_for_bot(game_id)
+        assert stuck.value.game.id == game_id and stuck.value.reports == []
+        firsts.append(stuck.value.first)
+    assert firsts == [True, False]
+    assert [game.id for game in await service.bot_games_to_move()] == [game_id]  # the sweep still finds it
+    monkeypatch.setattr(thinker, "move", search)
+    (report,) = await service.play_for_bot(game_id)
+    assert report.game.ply == 2
+    await service.play(game_id, ALICE, report.state.legal_moves()[0])
+    monkeypatch.setattr(thinker, "move", broken)
+    with pytest.raises(BotCannotMove) as again:
+        await service.play_for_bot(game_id)
+    assert again.value.first  # a new spell
+
+
+async def test_a_hint_whose_search_fails_is_a_polite_refusal(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = await against_the_bot(service)
+
+    async def broken(*args: object) -> str:
+        raise ThinkingFailed("the search lost its worker 3 times")
+
+    monkeypatch.setattr(service._computer.thinker, "move", broken)
+    with pytest.raises(UserError, match="try again in a moment"):
+        await service.hint(game_id, ALICE)
