@@ -102,6 +102,12 @@ async def _bot_turn(client: discord.Client, game_id: int) -> None:
         pass  # the sweep tries again; the tracker has logged the outage, and the outbox has what was committed
     except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
         log.exception("The bot's turn in game %s failed", game_id)
+    if stuck is not None:
+        try:  # the member's move, held for a reply that is not coming now, is announced on its own
+            if await service.release_held(game_id):
+                await deliver_now(client)
+        except Exception as error:  # the outbox announces it once its hold is over
+            log.info("Could not announce the move held in game %s now: %s", game_id, error)
     if stuck is not None and stuck.first:
         await tell_stuck(client, stuck.game)
 

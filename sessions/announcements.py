@@ -94,6 +94,12 @@ class Announcements:
         pending = [row for row in await self._table.db.pending_for_game(game_id) if row.payload.get("held")]
         return pending[-1] if pending else None
 
+    async def release_held(self, game_id: int) -> bool:
+        """The bot cannot answer now: what waited for its reply is announced on its own, now (its member's reply
+        is left "thinking" otherwise until the hold is over). True if there was one."""
+        owed = await self.held(game_id)
+        return owed is not None and await self._table.db.make_due([owed.id], self._table.clock()) > 0
+
     def joined(
         self, owed: AnnouncementRow, played: list[PlayedMove], *, held: bool
     ) -> tuple[Announce, ReportKind, list[PlayedMove], int | None]:

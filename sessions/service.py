@@ -107,7 +107,7 @@ class GameService:
             announcements.delivered,
             announcements.flush,
         )
-        self.follow_thread = announcements.follow_thread
+        self.follow_thread, self.release_held = announcements.follow_thread, announcements.release_held
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports
         self.settings_for, self.change_settings = server_settings.settings_for, server_settings.change
         self.rating, self.leaderboard, self.stats = records.rating, records.leaderboard, records.stats

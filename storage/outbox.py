@@ -226,6 +226,23 @@ class OutboxQueries:
         )
         return sorted(row["claimed_by"] for row in rows)
 
+    async def make_due(self: _Storage, announcement_ids: Iterable[int], now: float) -> int:
+        """Make these undelivered, unclaimed announcements due now (one held for a reply that will not come)."""
+        ids = list(announcement_ids)
+        if not ids:
+            return 0
+        a = announcements
+        update = (
+            sa.update(a)
+            .where(
+                a.c.id.in_(ids),
+                a.c.delivered_at.is_(None),
+                sa.or_(a.c.claimed_until.is_(None), a.c.claimed_until <= now),
+            )
+            .values(next_attempt_at=now)
+        )
+        return await self.write(lambda connection: connection.execute(update).rowcount)
+
     async def release_claims(self: _Storage, worker_id: str, announcement_ids: Iterable[int] | None = None) -> int:
         """Give back ``worker_id``'s claims on undelivered announcements (those of ``announcement_ids``, or all of
         them) without counting an attempt: they are due again at once, for any worker. For a round that stops

@@ -79,7 +79,7 @@ async def test_a_game_against_the_bot_has_a_thread_one_message_a_turn_and_a_rema
         assert len(boards(fake, thread)) == 1 + commands, "one public board a turn, the start's included"
         last = boards(fake, thread)[-1]
         assert "Game over" in last.content and f"rematch:{row.id}" in last.custom_ids()
-        assert "Game over" in fake.messages[header.id].content  # the channel's header shows the result
+        await fake.wait_until(lambda: "Game over" in fake.messages[header.id].content, what="the header's result")
 
         rematch = await fake.click(fake.alice, last, f"rematch:{row.id}")
         again = await rematch.final()
