@@ -26,11 +26,13 @@ from cogs.announce import Announcer
 from cogs.background import BackgroundCog
 from cogs.challenges import ChallengeButton
 from cogs.common import cog_class
+from cogs.controls import BoardButton, BoardMenu
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
 from cogs.lists import GamesCog, GamesPageButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
+from cogs.taps import TapCog
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
 from sessions.service import DEFAULT_DATABASE_URL, GameService
@@ -230,9 +232,10 @@ class GameBot(commands.AutoShardedBot):
         )
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton)
+        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton, BoardMenu, BoardButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
+        await self.add_cog(TapCog(self))
         await self.add_cog(Announcer(self, self.settings.announce_seconds))
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))
         if self.settings.sync_commands:

@@ -16,6 +16,7 @@ import discord
 
 from cogs import present
 from cogs.context import remember_members, service_of
+from cogs.controls import report_components
 from cogs.reply import answer, post_report, reply_to, reply_with_closed
 from cogs.threads import open_game_thread, tell_once
 from cogs.tree import IN_SERVER_ONLY, answer_error
@@ -78,15 +79,16 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
     where = {"guild_id": interaction.guild_id, "message_id": message_id, "reply": reply_to(interaction)}
     if action == "accept":
         report = await service.accept(game_id, interaction.user.id, **where)
+        buttons = await report_components(service, report, interaction.guild_locale)  # the first move's
         thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
         if thread is None:
-            await answer(interaction, report, {}, edit=True)  # the challenge message becomes the first board
+            await answer(interaction, report, buttons, edit=True)  # the challenge message becomes the first board
             if tell:
                 await tell_once(interaction)
             return
         # The first board opens the thread. If this post fails the outbox posts it there (the game's owed
         # announcements followed it into the thread).
-        await post_report(interaction.client, service, thread, report, {})
+        await post_report(interaction.client, service, thread, report, buttons)
         return
     closing = {"decline": service.decline, "cancel": service.cancel}[action]
     game, announcement_id = await closing(game_id, interaction.user.id, **where)

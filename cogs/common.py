@@ -20,9 +20,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.aborting import reply_aborted
 from cogs.announce import reply_with_report
 from cogs.challenges import post_challenge
-from cogs.context import board_image, display_names, service_of
+from cogs.context import PLAYING_LAYOUT, board_image, display_names, service_of
+from cogs.controls import board_components
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, clip
@@ -251,9 +253,10 @@ class GameCog(commands.GroupCog):
             text = tr(interaction.guild_locale, "Game #{id} is over.", id=found.id)
         # Spectators' mentions of the players would ping them for nothing.
         quiet = discord.AllowedMentions.none()
-        await interaction.response.send_message(
-            text, file=await board_file(interaction, found, state), allowed_mentions=quiet
-        )
+        locale = interaction.guild_locale
+        buttons = await board_components(self.service, found, state, found.ply, locale)  # to play from it too
+        file = await board_image(interaction.guild, self.service, found, state, locale=locale, layout=PLAYING_LAYOUT)
+        await interaction.response.send_message(text, file=file, allowed_mentions=quiet, **buttons)
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
@@ -261,6 +264,13 @@ class GameCog(commands.GroupCog):
         found = await self.current_game(interaction, game)
         report = await self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction))
         await reply_with_report(interaction, report)
+
+    @app_commands.command(name="abort", description="End a game that has barely begun, with no result.")
+    @app_commands.describe(game="Which game, if you have several.")
+    async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self.current_game(interaction, game)
+        aborted, announcement_id = await self.service.abort(found.id, interaction.user.id, reply=reply_to(interaction))
+        await reply_aborted(interaction, aborted, announcement_id)
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
@@ -378,6 +388,7 @@ class GameCog(commands.GroupCog):
     @takeback.autocomplete("game")
     @replay.autocomplete("game")
     @resign.autocomplete("game")
+    @abort.autocomplete("game")
     @claim.autocomplete("game")
     @history.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

@@ -18,6 +18,9 @@ from sessions.host import ServiceHost
 from sessions.memory import LruCache
 from sessions.service import Game, GameService
 
+# How a board of a game in play is drawn, wherever it carries components to tap: for a phone (docs/boards.md).
+PLAYING_LAYOUT = "portrait"
+
 _names: LruCache[tuple[int, int], str] = LruCache(10_000)
 
 
@@ -72,8 +75,10 @@ async def board_image(
     name: str | None = None,
     *,
     locale: Any = None,
+    **marks: Any,
 ) -> discord.File:
     """The board of ``state`` as an attachment, drawn off the event loop, with the players' names and its words
-    in ``locale`` (the server's: a board reads the same wherever it is shown)."""
-    png = await service.render_board(game, state, await display_names(guild, game), locale)
+    in ``locale`` (the server's: a board reads the same wherever it is shown); ``marks``: the renderer's layout
+    and marks (docs/boards.md)."""
+    png = await service.render_board(game, state, await display_names(guild, game), locale, **marks)
     return discord.File(io.BytesIO(png), filename=name or f"{game.name}-{game.id}-{len(state.moves)}.png")

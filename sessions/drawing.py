@@ -17,6 +17,7 @@ import logging
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import Any
 
 import games
@@ -27,10 +28,17 @@ from sessions.workers import follow_parent, worker_pool
 log = logging.getLogger(__name__)
 
 
-def draw(engine: str, renderer: str, position: dict[str, Any], names: tuple[str, str], language: str) -> bytes:
-    """Runs in a worker: the PNG of ``position``, its words in ``language``."""
+def draw(
+    engine: str,
+    renderer: str,
+    position: dict[str, Any],
+    names: tuple[str, str],
+    language: str,
+    marks: dict[str, Any] | None = None,
+) -> bytes:
+    """Runs in a worker: the PNG of ``position``, its words in ``language``, with the renderer's ``marks``."""
     state = importlib.import_module(engine).from_dict(position)
-    return importlib.import_module(renderer).render(state, names, language)  # type: ignore[no-any-return]
+    return games.render_with(renderer, state, names, language, **(marks or {}))
 
 
 def start_worker() -> None:
@@ -98,12 +106,12 @@ class Drawer:
         return pool
 
     async def draw(
-        self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str = "en"
+        self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str = "en", **marks: Any
     ) -> bytes:
-        """The board as PNG, its words in ``language``, drawn in a worker process (or a thread) so the event loop
-        never waits on Pillow."""
+        """The board as PNG, its words in ``language`` (``marks``: the renderer's layout and marks), drawn in a
+        worker process (or a thread) so the event loop never waits on Pillow."""
         async with self._slots:
-            return await self._draw(entry, state, names, language)
+            return await self._draw(entry, state, names, language, marks)
 
     async def animation(
         self, entry: games.GameEntry, states: list[GameState], names: tuple[str, str], language: str = "en"
@@ -113,15 +121,17 @@ class Drawer:
         labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
         return await asyncio.to_thread(animated_gif, boards, labels)
 
-    async def _draw(self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str) -> bytes:
+    async def _draw(
+        self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str, marks: dict[str, Any]
+    ) -> bytes:
         pool = self._pool
         if pool is None:  # no workers wanted, or not ready yet
             if self.workers:
                 self._start_soon()
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-            return await asyncio.to_thread(entry.render, state, names, language)
+            return await asyncio.to_thread(partial(entry.render, state, names, language, **marks))
         loop = asyncio.get_running_loop()
-        job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names, language)
+        job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names, language, marks)
         try:
             return await loop.run_in_executor(pool, *job)
         except BrokenProcessPool:  # a worker died (killed, out of memory): new workers, and this board in a thread
@@ -130,7 +140,7 @@ class Drawer:
                 pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
             self._start_soon()
-            return await asyncio.to_thread(entry.render, state, names, language)
+            return await asyncio.to_thread(partial(entry.render, state, names, language, **marks))
 
     def close(self) -> None:
         self._closed = True
