@@ -54,7 +54,7 @@ class IsaacPicker(Picker):
 
     def _placement(self, state: engine.IsaacGame, moves: list[str], path: tuple[str, ...]) -> Step | str:
         turn = state.turn if state.turn is not None else 0
-        lengths = sorted({engine.span_length(move) for move in moves})
+        lengths = sorted({_length(move) for move in moves})
         pieces = [
             Choice(
                 str(length),
@@ -69,7 +69,7 @@ class IsaacPicker(Picker):
         length = int(first.choice(path[0]).key)
         spans: dict[str, list[str]] = {}
         for move in moves:
-            if engine.span_length(move) == length:
+            if _length(move) == length:
                 spans.setdefault(move.split("-")[0], []).append(move)
         starts = sorted(spans, key=_square_key)
         squares = [Choice(start, start, " · ".join(spans[start])) for start in starts]
@@ -121,6 +121,14 @@ class IsaacPicker(Picker):
 def _horizontal(move: str) -> bool:
     start, end = move.split("-")
     return start[1:] == end[1:]
+
+
+def _length(move: str) -> int:
+    """The squares a canonical placement covers (read from its two ends: hundreds of placements a step)."""
+    start, end = move.split("-")
+    if start[1:] == end[1:]:
+        return ord(end[0]) - ord(start[0]) + 1
+    return int(end[1:]) - int(start[1:]) + 1
 
 
 ENTRY = GameEntry(

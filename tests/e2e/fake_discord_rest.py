@@ -202,7 +202,7 @@ class RestMixin:
             author=self.bot_user,
             content=payload.get("content") or "",
             embeds=payload.get("embeds") or [],
-            components=payload.get("components") or [],
+            components=as_stored(payload.get("components") or []),
             attachments=self._attachments_from(payload, files),
             flags=flags,
             message_reference=payload.get("message_reference"),
@@ -250,6 +250,7 @@ class RestMixin:
         for key in ("content", "embeds", "components"):
             if key in payload:
                 setattr(msg, key, payload[key] if payload[key] is not None else ("" if key == "content" else []))
+        msg.components = as_stored(msg.components)
         if "attachments" in payload or files:
             msg.attachments = self._attachments_from(payload, files, msg.attachments)
         if payload.get("flags") is not None:
@@ -619,3 +620,22 @@ class RestMixin:
         if att is None:
             return web.Response(status=404)
         return web.Response(body=att.data, content_type=att.content_type or "application/octet-stream")
+
+
+SELECT_TYPES = (3, 5, 6, 7, 8)
+
+
+def as_stored(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as a message keeps them: a select menu's ``required``, which only a modal reads, is not kept
+    (Discord's answers describe no such field of a message's select)."""
+    stored = []
+    for component in components:
+        copy = {
+            key: value
+            for key, value in component.items()
+            if key != "required" or component.get("type") not in SELECT_TYPES
+        }
+        if "components" in copy:
+            copy["components"] = as_stored(copy["components"])
+        stored.append(copy)
+    return stored
