@@ -22,7 +22,7 @@ from locales import N_
 MAX_OPTIONS = 25  # Discord's options per select menu
 MAX_MENUS = 4  # select menus per step: a message has five rows, and a board keeps one for its buttons
 CAPACITY = MAX_OPTIONS * MAX_MENUS  # options one step can offer at once
-MAX_STEPS = 3  # taps a move may take (docs/playing.md)
+MAX_STEPS = 3  # taps a move may take (docs/tapping.md)
 RESERVED = (":", "/")  # a path's keys go into a custom_id, joined with these
 
 Text = str | Phrase  # what an option or a menu says: notation as it is, or words translated for the reader
