@@ -23,7 +23,7 @@ def button(message: StoredMessage, action: str) -> str | None:
 
 
 async def tap_a_move(
-    fake: FakeDiscord, user: FakeUser, board: StoredMessage, rng: random.Random
+    fake: FakeDiscord, user: FakeUser, board: StoredMessage, rng: random.Random, locale: str = "en-US"
 ) -> tuple[StoredMessage, list[FakeInteraction]]:
     """Play a move from ``board``'s components only, picking at random among what they offer (or pressing Roll);
     returns the public board that answers and the interactions the move took. Every step before it is a
@@ -32,13 +32,13 @@ async def tap_a_move(
     while True:
         roll = button(message, "roll")
         if roll is not None:
-            taps.append(await fake.click(user, message, roll))
+            taps.append(await fake.click(user, message, roll, locale=locale))
         else:
             offered = menus(message)
             assert offered, f"no menu to pick from: {message.content!r}"
             menu = rng.choice(offered)
             value = rng.choice(menu["options"])["value"]
-            taps.append(await fake.select(user, message, menu["custom_id"], [value]))
+            taps.append(await fake.select(user, message, menu["custom_id"], [value], locale=locale))
         answer = await taps[-1].final()
         if not answer.ephemeral:
             assert answer.attachment().data.startswith(PNG_SIGNATURE)

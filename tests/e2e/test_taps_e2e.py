@@ -14,6 +14,7 @@ from storage.database import Database
 from tests.e2e.driver import Mirror, challenge_and_accept, private_reply
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.taps import MAX_TAPS, button, menus, tap_a_move
+from tests.e2e.test_japanese_e2e import JA, Reader, challenge_in_japanese
 
 GAMES = [
     pytest.param("iago", {"variant": "standard"}, id="iago"),
@@ -131,3 +132,28 @@ async def test_resign_asks_once_more(db: Database, fake: FakeDiscord, make_bot: 
         assert not finish.ephemeral and "Game over" in finish.content
         row = await db.game(game_id)
         assert row.status == "finished" and row.winner == 0 and row.result_reason == "resign"
+
+
+async def test_a_japanese_server_taps_in_japanese(
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
+) -> None:
+    fake.guild.locale = JA
+    reader = Reader(fake)
+    rng = random.Random(11)
+    players = (fake.alice, fake.bob)
+    async with fake.running_bot(make_bot()) as bot:
+        bot.service.draw = random.Random(3).choice
+        for game, options in (("iago", {"variant": "penalty"}), ("isaac", {}), ("polygo", {"size": 13})):
+            game_id = await challenge_in_japanese(fake, game, options)
+            board = fake.get_message((await db.game(game_id)).challenge_message_id)  # now the first board
+            mirror = Mirror(game, options, seed=0)
+            for _ in range(6):  # each player's first moves, every step a Japanese member sees on the way
+                mirror.sync(await db.moves(game_id))
+                board, _ = await tap_a_move(fake, players[mirror.state.to_act], board, rng, locale=JA)
+            confirm = await private_reply(await fake.click(fake.alice, board, button(board, "resign") or "", locale=JA))
+            await (await fake.click(fake.alice, confirm, button(confirm, "sure") or "", locale=JA)).final()
+    names = {user.username for user in (fake.alice, fake.bob, fake.carol, fake.bot_user)}
+    texts = [text for _, text in reader.texts()]
+    assert any("手持ち" in text for text in texts) and any("回転" in text for text in texts)  # menus were read
+    leaks = reader.leaks(names)
+    assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
