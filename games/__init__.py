@@ -90,6 +90,8 @@ class GameEntry:
     # import path of the game's computer player (``ai.search.GameAI``: choose_move and analyse_position); None:
     # members cannot challenge the bot to this game, and its challenge offers no level
     ai: str | None = None
+    # import path of the game's course (``lessons.Course`` as ``COURSE``: /<game> learn); None: no lessons
+    course: str | None = None
     draw_reasons: Mapping[str, str] = field(default_factory=dict)  # each ``Result.reason`` of a draw -> message
     options: tuple[Option, ...] = ()
     cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one

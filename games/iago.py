@@ -126,4 +126,5 @@ ENTRY = GameEntry(
     renderer="render.iago",
     ai="ai.iago",
     picker=IagoPicker(),
+    course="lessons.iago",
 )

@@ -169,6 +169,7 @@ ENTRY = GameEntry(
     engine=engine,
     renderer="render.isaac",
     ai="ai.isaac",
+    course="lessons.isaac",
     cog="cogs.isaac:IsaacCog",
     narrator=IsaacNarrator(),
     picker=IsaacPicker(),

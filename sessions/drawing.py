@@ -15,9 +15,9 @@ import asyncio
 import importlib
 import logging
 import os
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from functools import partial
 from typing import Any
 
 import games
@@ -34,9 +34,9 @@ def draw(
     position: dict[str, Any],
     names: tuple[str, str],
     language: str,
-    marks: dict[str, Any] | None = None,
+    marks: Mapping[str, Any] | None = None,
 ) -> bytes:
-    """Runs in a worker: the PNG of ``position``, its words in ``language``, with the renderer's ``marks``."""
+    """Runs in a worker: the PNG of ``position``, its words in ``language``, with ``marks`` (docs/boards.md)."""
     state = importlib.import_module(engine).from_dict(position)
     return games.render_with(renderer, state, names, language, **(marks or {}))
 
@@ -106,10 +106,15 @@ class Drawer:
         return pool
 
     async def draw(
-        self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str = "en", **marks: Any
+        self,
+        entry: games.GameEntry,
+        state: GameState,
+        names: tuple[str, str],
+        language: str = "en",
+        marks: Mapping[str, Any] | None = None,
     ) -> bytes:
-        """The board as PNG, its words in ``language`` (``marks``: the renderer's layout and marks), drawn in a
-        worker process (or a thread) so the event loop never waits on Pillow."""
+        """The board as PNG, its words in ``language``, drawn in a worker process (or a thread) so the event loop
+        never waits on Pillow; ``marks`` are the renderer's keywords (highlight=, suggestion=, played=)."""
         async with self._slots:
             return await self._draw(entry, state, names, language, marks)
 
@@ -122,14 +127,19 @@ class Drawer:
         return await asyncio.to_thread(animated_gif, boards, labels)
 
     async def _draw(
-        self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str, marks: dict[str, Any]
+        self,
+        entry: games.GameEntry,
+        state: GameState,
+        names: tuple[str, str],
+        language: str,
+        marks: Mapping[str, Any] | None = None,
     ) -> bytes:
         pool = self._pool
         if pool is None:  # no workers wanted, or not ready yet
             if self.workers:
                 self._start_soon()
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-            return await asyncio.to_thread(partial(entry.render, state, names, language, **marks))
+            return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
         loop = asyncio.get_running_loop()
         job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names, language, marks)
         try:
@@ -140,7 +150,7 @@ class Drawer:
                 pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
             self._start_soon()
-            return await asyncio.to_thread(partial(entry.render, state, names, language, **marks))
+            return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
 
     def close(self) -> None:
         self._closed = True

@@ -41,6 +41,7 @@ from sessions.drawing import Drawer
 from sessions.finding import Finder
 from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
+from sessions.lessons import LessonPage, Lessons
 from sessions.records import Records
 from sessions.refusal import UserError
 from sessions.table import Settings, Table
@@ -72,6 +73,7 @@ class GameService:
         self.drawer = Drawer(table.settings.render_workers)
         self.admin = AdminActions(table)
         aborts = Aborts(table)
+        self.lessons = Lessons(table)
 
         # Which part answers each call.
         self.game, self.state, self.moves = table.game, table.state, table.moves
@@ -139,7 +141,13 @@ class GameService:
     ) -> bytes:
         """The board image as PNG, its words in ``locale``'s language; ``marks``: the renderer's layout and marks
         (docs/boards.md)."""
-        return await self.drawer.draw(games.find(game.name), state, names, language_of(locale), **marks)
+        return await self.drawer.draw(games.find(game.name), state, names, language_of(locale), marks)
+
+    async def render_position(
+        self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
+    ) -> bytes:
+        """A position of no stored game (a lesson's) as PNG, with the renderer's marks (docs/boards.md)."""
+        return await self.drawer.draw(games.find(game), state, names, language_of(locale), marks)
 
     async def animation(self, game: Game, names: tuple[str, str], locale: Any = None) -> tuple[bytes, int]:
         """The whole game as a looping GIF, a frame per entry of its log plus the start, and the frame count."""
@@ -159,6 +167,7 @@ __all__ = [
     "Finish",
     "Game",
     "GameService",
+    "LessonPage",
     "Notice",
     "PlayedMove",
     "ReplyTo",

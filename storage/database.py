@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from storage.admin import AdminQueries, AuditRow, Forgotten
 from storage.engine import Body, database_url, make_engine, make_runner
 from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
+from storage.lessons import LessonQueries, ProgressRow
 from storage.migrate import upgrade_url
 from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
 from storage.rows import (
@@ -67,6 +68,7 @@ __all__ = [
     "Forgotten",
     "GameRow",
     "NewRating",
+    "ProgressRow",
     "RatingRow",
     "RecordRow",
     "Settlement",
@@ -75,7 +77,7 @@ __all__ = [
 ]
 
 
-class Database(OutboxQueries, AdminQueries):
+class Database(OutboxQueries, AdminQueries, LessonQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name

@@ -242,3 +242,16 @@ admin_audit = sa.Table(
     sqlite_autoincrement=True,
 )
 sa.Index("admin_audit_by_guild", admin_audit.c.guild_id, admin_audit.c.id)
+
+# Where each member is in each game's course (/<game> learn), per server: the lesson's key (or "done") and the step.
+lesson_progress = sa.Table(
+    "lesson_progress",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("user_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("lesson", sa.Text, nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),
+    sa.Column("completed_at", Time),
+    sa.Column("updated_at", Time, nullable=False),
+)

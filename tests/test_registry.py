@@ -22,6 +22,7 @@ SHARED = [
     "engines/__init__.py",
     "games/__init__.py",
     "games/taps.py",
+    "lessons/__init__.py",
     "sessions",
     "storage",
     "locales",
@@ -96,6 +97,8 @@ def test_the_files_adding_a_game_md_lists_are_the_files_a_game_has() -> None:
             module, exists = path[: -len(".py")].replace("/", "."), (ROOT / path).exists() or package.exists()
             if "computer player" in needed:
                 assert exists == (entry.ai == module), path
+            elif "for a course" in needed:
+                assert exists == (entry.course == module), path
             elif "special commands" in needed:
                 assert exists == (entry.cog is not None and entry.cog.startswith(f"{module}:")), path
             else:
