@@ -181,13 +181,14 @@ def plan(service: GameService, game: Game, state: GameState) -> Plan | None:
     abort = ["abort"] if service.can_abort(game, state) else []
     if state.chance:
         return Plan(None, ["roll", "resign", *abort])
-    return Plan(games.find(game.name).picker.step(state, ()), ["resign", *abort])
+    first = games.find(game.name).picker.step(state, ())
+    return Plan(first if isinstance(first, Step) else None, ["resign", *abort])  # (a move alone is a forced one)
 
 
 async def board_components(service: GameService, game: Game, state: GameState, ply: int, locale: Any) -> dict[str, Any]:
     """The ``view`` keyword of a board of ``game`` (at ``ply`` of its log, showing ``state``), or nothing."""
     planned = await asyncio.to_thread(plan, service, game, state)
-    if planned is None or isinstance(planned.step, str):
+    if planned is None:
         return {}
     return {"view": step_view(game.id, ply, (), planned.step, planned.buttons, locale)}
 
