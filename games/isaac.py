@@ -48,6 +48,8 @@ class IsaacPicker(Picker):
     def step(self, state: GameState, path: tuple[str, ...]) -> Step | str:
         assert isinstance(state, engine.IsaacGame)
         moves = state.legal_moves()
+        if moves == ["pass"]:  # the session plays a forced pass itself; listed as it is, should one be asked
+            return super().step(state, path)
         if state.phase == engine.SCORING:
             return self._removal(state, moves, path)
         return self._placement(state, moves, path)

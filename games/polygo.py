@@ -75,10 +75,10 @@ class PolygoPicker(Picker):
     has few, else its anchor and then the way the block is turned."""
 
     def step(self, state: GameState, path: tuple[str, ...]) -> Step | str:
-        assert isinstance(state, engine.PolygoGame) and state.die is not None
+        assert isinstance(state, engine.PolygoGame) and state.die is not None  # a block to place (or none fits)
         block = Phrase(BLOCK_NAMES[state.die])
         moves = state.legal_moves()
-        if len(moves) <= MAX_OPTIONS:  # late in a game: every placement at once
+        if len(moves) <= MAX_OPTIONS:  # late in a game (or a forced pass): every placement at once
             prompt = Phrase(CHOOSE_PLACEMENT_NOW, block=block)
             return finished(choose([Choice(move, move) for move in moves], path, prompt, placeholder=prompt))
         parts = -(-state.size // AREA_SIDE)
