@@ -31,6 +31,7 @@ from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
 from cogs.learn import AnswerMenu, LearnButton
 from cogs.lists import GamesCog, GamesPageButton
+from cogs.records import RecordButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
 from cogs.taps import TapCog
@@ -238,6 +239,7 @@ class GameBot(commands.AutoShardedBot):
             ReplayButton,
             RematchButton,
             GamesPageButton,
+            RecordButton,
             AnswerMenu,
             LearnButton,
             BoardMenu,

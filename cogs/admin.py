@@ -167,6 +167,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
 
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
     class AdminCog(commands.GroupCog, group_name="admin", group_description="Settings and tools for server admins."):
         set_group = app_commands.Group(name="set", description="Change a setting of this server.")
 

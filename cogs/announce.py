@@ -27,6 +27,8 @@ from cogs.aborting import aborted_text, update_aborted_header
 from cogs.background import BackgroundCog
 from cogs.context import client_service
 from cogs.controls import report_components
+from cogs.places import is_private
+from cogs.private import deliver_privately, note_interaction
 from cogs.rematch import report_buttons
 from cogs.reply import CLOSED, answer, nonce, report_message
 from cogs.threads import update_header
@@ -53,6 +55,7 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     """Answer the member's interaction with the announcement of what they just did (with a Rematch button under a
     finished game), and in a game against the bot let it take its turn (whatever the member did: a move, a roll
     that ended in a forced pass, a takeback)."""
+    note_interaction(interaction, report.game)  # in a DM, what follows (the bot's move) follows this up
     try:
         buttons = await components(client_service(interaction.client), report, interaction.guild_locale)
         await answer(interaction, report, buttons, edit=edit)
@@ -116,7 +119,9 @@ class Announcer(BackgroundCog):
 
 async def deliver(client: discord.Client, notice: Notice) -> int | None:
     """The Discord requests of one owed announcement; returns the message that carries it (None: nothing to show).
-    Raising leaves it to the outbox worker's retry."""
+    Raising leaves it to the outbox worker's retry. In a DM or group DM the bot can only follow up interactions."""
+    if is_private(notice.game):
+        return await deliver_privately(client, notice)
     return await DELIVERIES[notice.kind](client, notice)
 
 

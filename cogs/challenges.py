@@ -17,6 +17,7 @@ import discord
 from cogs import present
 from cogs.context import remember_members, service_of
 from cogs.controls import report_components
+from cogs.places import place_id
 from cogs.reply import answer, post_report, reply_to, reply_with_closed
 from cogs.threads import open_game_thread, tell_once
 from cogs.tree import IN_SERVER_ONLY, answer_error
@@ -73,10 +74,11 @@ def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
 
 async def answer_challenge(interaction: discord.Interaction, action: str, game_id: int) -> None:
     service = service_of(interaction)
-    if interaction.guild_id is None:
+    place = place_id(interaction)
+    if place is None:
         raise UserError(IN_SERVER_ONLY)
     message_id = interaction.message.id if interaction.message else None
-    where = {"guild_id": interaction.guild_id, "message_id": message_id, "reply": reply_to(interaction)}
+    where = {"guild_id": place, "message_id": message_id, "reply": reply_to(interaction)}
     if action == "accept":
         report = await service.accept(game_id, interaction.user.id, **where)
         buttons = await report_components(service, report, interaction.guild_locale)  # the first move's

@@ -28,6 +28,7 @@ class StatsCog(commands.Cog):
     @app_commands.command(name="stats", description="A member's record and ratings in this server.")
     @app_commands.describe(member="Whose stats (default: yours).")
     @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild is not None
         target = member or interaction.user
@@ -81,6 +82,7 @@ def leaderboard_cog(host: ServiceHost) -> commands.Cog:
         @app_commands.describe(game="Which game.")
         @app_commands.choices(game=game_choices)
         @app_commands.guild_only()
+        @app_commands.allowed_installs(guilds=True, users=False)
         async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
             assert interaction.guild is not None
             rows = await self.service.leaderboard(interaction.guild.id, game.value)

@@ -101,6 +101,7 @@ async def games_page(interaction: discord.Interaction, scope: str, page: int) ->
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
 class GamesCog(commands.GroupCog, group_name="games", group_description="The games on in this server."):
     def __init__(self, host: ServiceHost) -> None:
         self.host = host

@@ -20,6 +20,7 @@ from cogs.aborting import reply_aborted
 from cogs.announce import reply_with_report
 from cogs.context import board_image, service_of
 from cogs.controls import EVENT, Tap, marks, said, step_view
+from cogs.places import place_id
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, answer_error
 from engines import GameState
@@ -57,10 +58,11 @@ class TapCog(commands.Cog):
 
 async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
     service = service_of(interaction)
-    if interaction.guild_id is None:
+    place = place_id(interaction)  # a server, or a DM's own scope
+    if place is None:
         raise UserError(IN_SERVER_ONLY)
     user = interaction.user.id
-    game = await service.game(tap.game_id, interaction.guild_id)
+    game = await service.game(tap.game_id, place)
     if user not in game.players:
         raise UserError(NOT_A_PLAYER, id=game.id, game=game.name)
     if game.status != GameStatus.ACTIVE:

@@ -1,8 +1,8 @@
 """The command tree: one guard in front of every interaction and one error handler behind every command.
 
-No interaction is left unanswered: what a member can get wrong (a DM, an oversized option, a number out of
-range, a cooldown, a refused move) gets a polite private answer that says what to do, and anything else is
-logged and answered too. Nothing is changed by a refused interaction: the guard runs before any work.
+No interaction is left unanswered: what a member can get wrong (a server command in a DM, an oversized option, a
+number out of range, a cooldown, a refused move) gets a polite private answer that says what to do, and anything
+else is logged and answered too. Nothing is changed by a refused interaction: the guard runs before any work.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from discord import app_commands
 
 from cogs import present
 from cogs.context import remember_members
+from cogs.places import place_refusal
 from engines import Phrase
 from locales import N_, nested, tr
 from sessions.refusal import ChannelLink, Mention, UserError
@@ -78,10 +79,12 @@ def _option_values(options: list[dict[str, Any]]) -> Iterator[Any]:
         yield from _option_values(option.get("options", []))
 
 
-def refusal(interaction: discord.Interaction) -> tuple[str, dict[str, Any]] | None:
-    """Why an interaction is refused before any work, or None to let it through."""
-    if interaction.guild_id is None:
-        return IN_SERVER_ONLY, {}
+def refusal(interaction: discord.Interaction, command: Any = None) -> tuple[str, dict[str, Any]] | None:
+    """Why an interaction is refused before any work, or None to let it through. ``command``: the top-level command
+    it names (its allowed contexts say whether it works in a DM)."""
+    where = place_refusal(interaction, command)
+    if where is not None:
+        return where, {}
     data = interaction.data or {}
     for value in _option_values(list(data.get("options", []))):  # type: ignore[arg-type]
         if isinstance(value, str) and len(value) > MAX_OPTION_TEXT:
@@ -97,7 +100,7 @@ def refusal(interaction: discord.Interaction) -> tuple[str, dict[str, Any]] | No
 class GameTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         remember_members(interaction)
-        refused = refusal(interaction)
+        refused = refusal(interaction, self.get_command(str((interaction.data or {}).get("name", ""))))
         if refused is None:
             return True
         message, params = refused

@@ -8,6 +8,7 @@ to announce.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 import games
 from engines import GameState
@@ -114,10 +115,16 @@ class ComputerPlayer:
             raise UserError("You can analyse only your own games.")
         if game.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=game.id)
-        entry = games.find(game.name)
-        if entry.ai is None:
-            raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(game.name))
         moves = (await self._table.state(game)).moves  # the moves in force: takebacks undone
-        judged = await self.thinker.analysis(entry, game.options, moves, self._table.settings.analysis_seconds)
+        return await self.analyse_moves(game.name, game.options, moves)
+
+    async def analyse_moves(
+        self, name: str, options: dict[str, Any], moves: list[str]
+    ) -> list[tuple[int, str, str, float]]:
+        """The same analysis of any game of ``name`` given as its moves (a record played elsewhere, say)."""
+        entry = games.find(name)
+        if entry.ai is None:
+            raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(name))
+        judged = await self.thinker.analysis(entry, options, moves, self._table.settings.analysis_seconds)
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])

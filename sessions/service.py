@@ -22,6 +22,7 @@ This class builds them and names, once, which part answers each call; the databa
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from sessions.table import Settings, Table
 from sessions.thinking import Thinker
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
+from sessions.words import alt_text, animation_alt_text, text_board
 from storage.database import Database
 from storage.engine import DEFAULT_URL as DEFAULT_DATABASE_URL
 
@@ -92,6 +94,7 @@ class GameService:
         self.abort, self.can_abort = aborts.abort, aborts.can_abort
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
+        self.analyse_moves = computer.analyse_moves
         self.delivered, self.flush_deliveries = announcements.delivered, announcements.flush
         self.follow_thread = announcements.follow_thread
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports
@@ -154,6 +157,31 @@ class GameService:
         states = await self._table.positions(game)
         gif = await self.drawer.animation(games.find(game.name), states, names, language_of(locale))
         return gif, len(states)
+
+    async def describe_board(
+        self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, last_move: str | None = None
+    ) -> str:
+        """What a screen reader says for the board image of ``state`` (its attachment's description), in
+        ``locale``'s language: written in a thread, as a 19x19 board's words take a few milliseconds."""
+        entry, language = games.find(game.name), language_of(locale)
+        return await asyncio.to_thread(alt_text, entry, state.copy(), names, language, last_move)
+
+    async def describe_position(
+        self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, last_move: str | None = None
+    ) -> str:
+        """:meth:`describe_board` for a position of no stored game (a lesson's, a puzzle's)."""
+        entry, language = games.find(game), language_of(locale)
+        return await asyncio.to_thread(alt_text, entry, state.copy(), names, language, last_move)
+
+    async def describe_animation(self, game: Game, frames: int, names: tuple[str, str], locale: Any = None) -> str:
+        """The description of the game's animation (:meth:`animation`): what it is, then its last position."""
+        entry, state = games.find(game.name), await self._table.position(game, game.ply)
+        return await asyncio.to_thread(animation_alt_text, entry, game.id, frames, state, names, language_of(locale))
+
+    async def board_text(self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None) -> str:
+        """The position as one message in ``locale``'s language (``/<game> board text:true``)."""
+        entry, language = games.find(game.name), language_of(locale)
+        return await asyncio.to_thread(text_board, entry, state.copy(), names, language)
 
     def held(self) -> tuple[int, int]:
         """How many games' states and locks this process holds now (both bounded: bench/memory.py)."""

@@ -560,6 +560,10 @@ def select_row(count: int, **fields: Any) -> dict[str, Any]:
             ["components", "0", "components"],
         ),
         ({"components": [select_row(2, custom_id="dup"), select_row(2, custom_id="dup")]}, ["components"]),
+        (
+            {"attachments": [{"id": "0", "filename": "a.png", "description": "d" * 1025}]},
+            ["attachments", "0", "description"],
+        ),
     ],
 )
 async def test_message_limits(fake: FakeDiscord, body: dict[str, Any], error_path: list[str]) -> None:
@@ -593,6 +597,7 @@ async def test_message_limits_allow_the_maximum(fake: FakeDiscord) -> None:
         "content": "x" * 2000,
         "embeds": [{"description": "d" * 4096}, {"title": "t" * 256}],
         "components": [row(n) for n in range(5)],
+        "attachments": [{"id": "0", "filename": "a.png", "description": "d" * 1024}],
     }
     status, answer = await raw(fake, "POST", f"/channels/{fake.channel.id}/messages", json_body=body)
     assert status == 200, answer
