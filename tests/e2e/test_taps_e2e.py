@@ -157,3 +157,26 @@ async def test_a_japanese_server_taps_in_japanese(
     assert any("手持ち" in text for text in texts) and any("回転" in text for text in texts)  # menus were read
     leaks = reader.leaks(names)
     assert not leaks, "\n".join(f"{sorted(words)} in {text!r}" for text, words in leaks.items())
+
+
+async def test_friends_tap_and_abort_in_a_group_dm(
+    db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
+) -> None:
+    """A group DM the bot is not in (docs/dms.md): every step and board is an interaction's answer there too."""
+    alice, bob = fake.install_for_user(fake.alice), fake.install_for_user(fake.bob)
+    group = fake.add_group_dm(alice, bob, name="friends")
+    players, rng = (alice, bob), random.Random(9)
+    async with fake.running_bot(make_bot(dev_guild_id=None)):
+        options = {"opponent": bob.id, "side": 0}
+        challenge = await (await fake.slash(alice, "isaac", "challenge", options=options, channel=group)).final()
+        accept = next(cid for cid in challenge.custom_ids() if cid.startswith("challenge:accept:"))
+        game_id = int(accept.rsplit(":", 1)[1])
+        board = await (await fake.click(bob, challenge, accept)).final()
+        for turn in range(2):  # a move each, from the boards' components only
+            board, _ = await tap_a_move(fake, players[turn], board, rng)
+            assert board.channel_id == group.id
+        assert len(await db.moves(game_id)) == 2
+        told = await (await fake.click(bob, board, button(board, "abort") or "")).final()
+        assert not told.ephemeral and alice.mention in told.content and "aborted" in told.content
+        assert (await db.game(game_id)).status == "cancelled"
+    assert [r for r in fake.request_log if r.path.startswith(f"/channels/{group.id}")] == []
