@@ -14,9 +14,12 @@ import discord
 
 from cogs import present
 from cogs.context import service_of
+from cogs.deadline import PUBLIC_PLACEHOLDER
 from cogs.reply import FAILED, nonce
 from cogs.threads import QUIET, header_text
+from cogs.tree import send_private
 from locales import N_, tr
+from sessions.refusal import ChannelLink
 from sessions.service import Game
 
 log = logging.getLogger(__name__)
@@ -47,11 +50,13 @@ async def reply_aborted(interaction: discord.Interaction, game: Game, announceme
     text = aborted_text(interaction.guild_locale, game, interaction.user.id)
     try:
         if game.thread_id is not None and interaction.channel_id != game.thread_id:
-            await interaction.response.send_message(
-                tr(interaction.locale, DONE, id=game.id, thread=present.channel_link(game.thread_id)), ephemeral=True
-            )
+            await send_private(interaction, DONE, id=game.id, thread=ChannelLink(game.thread_id))
             thread = interaction.client.get_partial_messageable(game.thread_id, guild_id=game.guild_id)
             message = await thread.send(text, nonce=nonce(announcement_id))
+            service.delivered(game.id, announcement_id, message.id)
+        elif interaction.response.is_done():  # held while the database was slow: fill in the placeholder
+            message = await interaction.edit_original_response(content=text)
+            interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
             service.delivered(game.id, announcement_id, message.id)
         else:
             callback = await interaction.response.send_message(text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
+from collections.abc import Awaitable
 from typing import Any, ClassVar, cast
 
 import discord
@@ -23,10 +24,12 @@ from cogs.announce import reply_with_report, start_bot_turn
 from cogs.challenges import post_challenge
 from cogs.context import PLAYING_LAYOUT, board_image, display_names, service_of
 from cogs.controls import board_components
+from cogs.deadline import in_time
 from cogs.learn import LearnCommands
 from cogs.places import NOT_IN_THIS_DM as NOT_HERE
 from cogs.places import is_private, may_play_here, place_id
 from cogs.private import note_interaction
+from cogs.puzzles import PuzzleCommands
 from cogs.records import analyse_record, check_one_source, history_files, replay_record, send_text_board
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
@@ -35,7 +38,7 @@ from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import Game, GameService, Report, UserError
+from sessions.service import DatabaseUnavailable, Game, GameService, Report, UserError
 from sessions.vocabulary import GameStatus
 
 log = logging.getLogger(__name__)
@@ -140,7 +143,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
 
 @app_commands.allowed_installs(guilds=True, users=True)
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-class GameCog(LearnCommands, commands.GroupCog):
+class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     """Commands every game has. A subclass names its game's entry: ``class XCog(GameCog, entry=X, ...)``."""
 
     entry: ClassVar[GameEntry]
@@ -181,7 +184,7 @@ class GameCog(LearnCommands, commands.GroupCog):
         if not may_play_here(interaction, opponent):
             raise UserError(NOT_HERE if interaction.guild_id is None else NOT_A_MEMBER)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
-            report = await self.service.challenge_computer(
+            challenged = self.service.challenge_computer(
                 game=self.game,
                 guild_id=place,
                 channel_id=interaction.channel_id,
@@ -193,11 +196,11 @@ class GameCog(LearnCommands, commands.GroupCog):
                 reply=reply_to(interaction),
                 parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
             )
-            await reply_with_report(interaction, report)
+            await self.act(interaction, challenged)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
-        offered = await self.service.challenge(
+        offering = self.service.challenge(
             game=self.game,
             guild_id=place,
             channel_id=interaction.channel_id,
@@ -209,7 +212,7 @@ class GameCog(LearnCommands, commands.GroupCog):
             rated=rated,
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
-        await post_challenge(interaction, offered)
+        await post_challenge(interaction, await in_time(interaction, offering))
 
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
@@ -221,18 +224,26 @@ class GameCog(LearnCommands, commands.GroupCog):
             self.game, interaction.user.id, place, interaction.channel_id, game_id, spectate=spectate
         )
 
+    async def act(self, interaction: discord.Interaction, action: Awaitable[Report]) -> None:
+        """Commit an action and announce it; the interaction is held first if the database keeps the commit past
+        Discord's margin (a lock, a slow server)."""
+        await reply_with_report(interaction, await in_time(interaction, action))
+
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         found = await self.current_game(interaction, game_id)
-        report = await self.service.play(found.id, interaction.user.id, move, reply=reply_to(interaction), known=found)
-        await reply_with_report(interaction, report)
+        reply = reply_to(interaction)
+        await self.act(interaction, self.service.play(found.id, interaction.user.id, move, reply=reply, known=found))
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
         nothing, and submitting explains why."""
+        chosen = getattr(interaction.namespace, "game", None)
+        if not isinstance(chosen, int) or isinstance(chosen, bool):  # typed text while choosing, or a forgery
+            chosen = None
         try:
-            found = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
+            found = await self.current_game(interaction, chosen)
             state = await self.service.state(found)
-        except UserError:
+        except (UserError, DatabaseUnavailable):  # nothing to offer now; submitting says why
             return None
         if state.to_act != found.side_of(interaction.user.id) or state.chance:
             return None
@@ -250,7 +261,10 @@ class GameCog(LearnCommands, commands.GroupCog):
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         assert interaction.channel_id is not None
-        candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        try:
+            candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        except DatabaseUnavailable:  # nothing to offer now; submitting says why
+            return []
         choices = []
         for found in candidates:
             label = present.game_label(interaction.locale, found, await display_names(interaction.guild, found))
@@ -301,22 +315,21 @@ class GameCog(LearnCommands, commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="abort", description="End a game that has barely begun, with no result.")
     @app_commands.describe(game="Which game, if you have several.")
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        aborted, announcement_id = await self.service.abort(found.id, interaction.user.id, reply=reply_to(interaction))
+        aborting = self.service.abort(found.id, interaction.user.id, reply=reply_to(interaction))
+        aborted, announcement_id = await in_time(interaction, aborting)
         await reply_aborted(interaction, aborted, announcement_id)
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -391,8 +404,7 @@ class GameCog(LearnCommands, commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def takeback(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
     @app_commands.describe(

@@ -35,8 +35,9 @@ class StatsCog(commands.Cog):
         locale = interaction.locale
         records = await self.service.stats(interaction.guild.id, target.id)
         practice = await self.service.results_against_bot(interaction.guild.id, target.id)
+        solved = await self.service.puzzles.ratings_of(interaction.guild.id, target.id)
         title = tr(locale, "Stats of {name}", name=target.display_name)
-        if not records and not practice:
+        if not records and not practice and not solved:
             description = tr(locale, "No finished games yet.")
         else:
             description = "\n".join(
@@ -64,8 +65,20 @@ class StatsCog(commands.Cog):
                 )
                 for game, level, wins, losses, draws in practice
             )
+            description += "".join(
+                "\n"
+                + tr(
+                    locale,
+                    "**{title}** puzzles: rating {rating}, {solved} of {tried} solved",
+                    title=present.title(game, locale),
+                    rating=rating_text(rating.shown, rating.provisional),
+                    solved=solved_count,
+                    tried=tried,
+                )
+                for game, rating, tried, solved_count in solved
+            )
         await interaction.response.send_message(
-            embed=discord.Embed(title=title, description=description), ephemeral=True
+            embed=discord.Embed(title=title, description=description.strip()), ephemeral=True
         )
 
 

@@ -20,6 +20,7 @@ from cogs.aborting import reply_aborted
 from cogs.announce import reply_with_report
 from cogs.context import board_image, service_of
 from cogs.controls import EVENT, Tap, marks, said, step_view
+from cogs.deadline import defer, in_time, time_left
 from cogs.places import place_id
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, answer_error
@@ -39,7 +40,6 @@ GAME_OVER = N_("Game #{id} is over, so its board's buttons do nothing any more."
 NOT_OFFERED = N_("That choice is not on offer here any more. Use the menus under the latest board.")
 CONFIRM_RESIGN = N_("Resign game #{id}? Your opponent wins, and a rated game counts as a loss.")
 STEP_HEADER = N_("{title} #{id}: {prompt}")
-DRAW_BEFORE_DEFER = 2.0  # seconds: past this, hold the interaction and finish the answer when the board is drawn
 
 
 class TapCog(commands.Cog):
@@ -71,7 +71,7 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
         raise UserError(STALE_BOARD)
     reply = reply_to(interaction)
     if tap.action == "abort":
-        aborted, announcement_id = await service.abort(game.id, user, ply=tap.ply, reply=reply)
+        aborted, announcement_id = await in_time(interaction, service.abort(game.id, user, ply=tap.ply, reply=reply))
         await reply_aborted(interaction, aborted, announcement_id)
         return
     if tap.action == "resign":
@@ -80,13 +80,16 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
         await interaction.response.send_message(text, view=view, ephemeral=True)
         return
     if tap.action == "sure":
-        await reply_with_report(interaction, await service.resign(game.id, user, reply=reply, ply=tap.ply))
+        await reply_with_report(
+            interaction, await in_time(interaction, service.resign(game.id, user, reply=reply, ply=tap.ply))
+        )
         return
     state = await service.state(game)
     if state.to_act != game.side_of(user):
         raise UserError("It is not your turn: wait for {mention}.", mention=Mention(game.player_to_act(state)))
     if tap.action == "roll":
-        await reply_with_report(interaction, await service.roll(game.id, user, reply=reply, known=game, ply=tap.ply))
+        rolled = service.roll(game.id, user, reply=reply, known=game, ply=tap.ply)
+        await reply_with_report(interaction, await in_time(interaction, rolled))
         return
     if state.chance:
         raise UserError("Roll the die first with /{game} roll.", game=game.name)
@@ -95,8 +98,8 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
     except Unavailable as error:
         raise UserError(NOT_OFFERED) from error
     if isinstance(picked, str):
-        report = await service.play(game.id, user, picked, reply=reply, known=game, ply=tap.ply)
-        await reply_with_report(interaction, report)
+        played = service.play(game.id, user, picked, reply=reply, known=game, ply=tap.ply)
+        await reply_with_report(interaction, await in_time(interaction, played))
         return
     await show_step(interaction, game, state, tap, picked)
 
@@ -112,14 +115,13 @@ async def show_step(interaction: discord.Interaction, game: Game, state: GameSta
         board_image(interaction.guild, service, game, state, locale=interaction.guild_locale, **marks(step))
     )
     in_place = interaction.message is not None and interaction.message.flags.ephemeral
-    try:
-        file = await asyncio.wait_for(asyncio.shield(drawing), DRAW_BEFORE_DEFER)
-    except TimeoutError:  # slow drawing: hold the interaction, then fill in the answer
-        await interaction.response.defer(ephemeral=True, thinking=not in_place)
-        file = await drawing
+    done, _ = await asyncio.wait({drawing}, timeout=time_left(interaction))
+    if not done:  # slow drawing: hold the interaction (the step it was picked on, or a private placeholder)
+        await defer(interaction, update=in_place, ephemeral=True)
+    file = await drawing
+    if interaction.response.is_done():
         await interaction.edit_original_response(content=text, attachments=[file], view=view)
-        return
-    if in_place:
+    elif in_place:
         await interaction.response.edit_message(content=text, attachments=[file], view=view)
     else:
         await interaction.response.send_message(text, file=file, view=view, ephemeral=True)

@@ -32,17 +32,21 @@ from typing import Any
 import games
 from engines import GameState
 from locales import language_of
+from puzzles.mining import Budgets
 from sessions.abort import Aborts
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
-from sessions.computer import ComputerPlayer
+from sessions.computer import BotCannotMove, ComputerPlayer
+from sessions.daily_puzzles import DailyPuzzles
 from sessions.delivery import Delivery, Notice
 from sessions.drawing import Drawer
 from sessions.finding import Finder
 from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
 from sessions.lessons import LessonPage, Lessons
+from sessions.puzzle_mining import PuzzleMining
+from sessions.puzzles import Puzzles
 from sessions.records import Records
 from sessions.refusal import UserError
 from sessions.table import Settings, Table
@@ -50,7 +54,7 @@ from sessions.thinking import Thinker
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
 from sessions.words import alt_text, animation_alt_text, text_board
-from storage.database import Database
+from storage.database import Database, DatabaseUnavailable
 from storage.engine import DEFAULT_URL as DEFAULT_DATABASE_URL
 
 
@@ -76,6 +80,11 @@ class GameService:
         self.admin = AdminActions(table)
         aborts = Aborts(table)
         self.lessons = Lessons(table)
+        # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
+        # parts, like ``admin``.
+        self.puzzles = Puzzles(table, computer.thinker)
+        self.puzzle_mining = PuzzleMining(table, Budgets.deep_seconds(table.settings.puzzle_seconds))
+        self.daily_puzzles = DailyPuzzles(table, delivery.worker)
 
         # Which part answers each call.
         self.game, self.state, self.moves = table.game, table.state, table.moves
@@ -95,7 +104,11 @@ class GameService:
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
         self.analyse_moves = computer.analyse_moves
-        self.delivered, self.flush_deliveries = announcements.delivered, announcements.flush
+        self.sending, self.delivered, self.flush_deliveries = (
+            announcements.sending,
+            announcements.delivered,
+            announcements.flush,
+        )
         self.follow_thread = announcements.follow_thread
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports
         self.settings_for, self.change_settings = server_settings.settings_for, server_settings.change
@@ -110,6 +123,7 @@ class GameService:
     async def close(self) -> None:
         """Stop the worker pools, write the deliveries still queued, and close the database."""
         self._computer.thinker.close()
+        self.puzzle_mining.close()
         self.drawer.close()
         await self._announcements.flush()
         await self._table.db.close()
@@ -191,6 +205,8 @@ class GameService:
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "MAX_OPEN_CHALLENGES",
+    "BotCannotMove",
+    "DatabaseUnavailable",
     "Ending",
     "Finish",
     "Game",

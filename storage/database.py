@@ -27,6 +27,7 @@ from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
 from storage.lessons import LessonQueries, ProgressRow
 from storage.migrate import upgrade_url
 from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
+from storage.puzzles import PuzzleQueries
 from storage.rows import (
     OUTCOMES,
     DuplicateChallenge,
@@ -77,7 +78,7 @@ __all__ = [
 ]
 
 
-class Database(OutboxQueries, AdminQueries, LessonQueries):
+class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name

@@ -24,6 +24,7 @@ SHARED = [
     "games/taps.py",
     "lessons/__init__.py",
     "sessions",
+    "puzzles",
     "storage",
     "locales",
     "render/base.py",

@@ -282,11 +282,14 @@ class InteractionsMixin:
         dm: bool = False,
         locale: str = "en-US",
         forged: bool = False,
+        forge: dict[str, dict[str, Any]] | None = None,
     ) -> FakeInteraction:
         """Invoke a synced slash command: ``await fake.slash("alice", "iago", "move", options={...})``.
 
         ``forged=True`` sends what no Discord client would (a hostile tester's request): the availability
-        checks are skipped, and in a DM a command synced only to a server is still sent.
+        checks are skipped, and in a DM a command synced only to a server is still sent. ``forge`` sets fields
+        of named options in the payload as given, unchecked (``{"game": {"value": "12"}}``: a value of the wrong
+        type, which Discord itself would never send); an option not sent yet is added.
 
         ``path`` is the command name followed by group/subcommand names. Options are checked
         against the synced schema (unknown names and missing required options fail the
@@ -303,6 +306,8 @@ class InteractionsMixin:
         data = self._build_command_data(
             where, path, options, focused=None, user=None if forged else who, any_guild=forged
         )
+        if forge:
+            _forge_options(data, forge)
         payload = self._base_interaction(2, who, where, locale, data)
         return await self._send_interaction(payload, who, where)
 
@@ -430,3 +435,16 @@ class InteractionsMixin:
         if opened_by.source_message is not None:
             payload["message"] = self.messages[opened_by.source_message.id].to_payload()
         return await self._send_interaction(payload, who, opened_by.channel, opened_by.source_message)
+
+
+def _forge_options(data: dict[str, Any], forge: dict[str, dict[str, Any]]) -> None:
+    """Set fields of the named options at the leaf level of a command's data (after subcommands and groups)."""
+    leaf: list[dict[str, Any]] = data.setdefault("options", [])
+    while leaf and leaf[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+        leaf = leaf[0].setdefault("options", [])
+    for name, fields in forge.items():
+        option = next((o for o in leaf if o["name"] == name), None)
+        if option is None:
+            leaf.append({"name": name, **fields})
+        else:
+            option.update(fields)

@@ -460,7 +460,9 @@ class RestMixin:
 
     def _webhook_message(self, interaction: FakeInteraction, mid: str) -> StoredMessage | None:
         if mid == "@original":
-            return None if interaction.original_id is None else self.messages[interaction.original_id]
+            if interaction.original_id is None or self.messages[interaction.original_id].deleted:
+                return None  # never answered, or its answer deleted
+            return self.messages[interaction.original_id]
         msg = self.messages.get(int(mid))
         if msg is None or msg.deleted:
             return None
@@ -484,6 +486,7 @@ class RestMixin:
             interaction.callback.type == DEFERRED_CHANNEL_MESSAGE
             and original is not None
             and original.loading
+            and not original.deleted
             and not interaction.followup_ids
         ):
             # Discord: the first followup after a deferred reply replaces the placeholder
