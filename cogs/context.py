@@ -20,6 +20,9 @@ from sessions.host import ServiceHost
 from sessions.memory import LruCache
 from sessions.service import Game, GameService
 
+# How a board of a game in play is drawn, wherever it carries components to tap: for a phone (docs/boards.md).
+PLAYING_LAYOUT = "portrait"
+
 SAME: Any = object()  # a board described in the language it is drawn in
 _names: LruCache[tuple[int, int], str] = LruCache(10_000)
 

@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any
 
 from engines import Engine, GameState
+from games.taps import Picker
 from locales import N_
 
 
@@ -97,13 +98,15 @@ class GameEntry:
     cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one
     chance_words: tuple[str, ...] = ()  # how chance moves begin: members may never type these
     narrator: Narrator = field(default_factory=Narrator)
+    picker: Picker = field(default_factory=Picker)  # how its moves are picked by taps under a board (games/taps.py)
 
     def new_game(self, **options: Any) -> GameState:
         return self.engine.new_game(**options)
 
     def render(self, state: GameState, names: tuple[str, str], language: str = "en", **marks: Any) -> bytes:
-        """The board image, its words in ``language`` (a supported language, see ``locales.language_of``), with the
-        renderer's marks (``highlight=``, ``suggestion=``, ``played=``: docs/boards.md) when given."""
+        """The board image, its words in ``language`` (a supported language, see ``locales.language_of``).
+        ``marks`` are the renderer's keyword options (``layout``, ``highlight``, ...: docs/boards.md); one the
+        renderer does not take is left out, so a game whose renderer draws one picture still draws it."""
         return render_with(self.renderer, state, names, language, **marks)
 
     def alt_text(
@@ -132,6 +135,7 @@ class GameEntry:
             yield option.description
             yield from (label for label, _ in option.choices)
         yield from self.narrator.messages()
+        yield from self.picker.messages()
 
 
 @cache
@@ -210,6 +214,7 @@ __all__ = [
     "GameEntry",
     "Narrator",
     "Option",
+    "Picker",
     "Say",
     "entries",
     "find",

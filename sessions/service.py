@@ -15,6 +15,7 @@ module of its own, readable in one sitting, with its own tests:
     Delivery        sessions/delivery.py       the outbox worker's claim, lease, retry and give-up
     Drawer          sessions/drawing.py        board images and animations, drawn in worker processes
     AdminActions    sessions/admin.py          an admin's cancels, resets and forgets, and the audit log
+    Aborts          sessions/abort.py          a player's abort of a game that has barely begun
 
 This class builds them and names, once, which part answers each call; the database is the parts' own.
 """
@@ -32,6 +33,7 @@ import games
 from engines import GameState
 from locales import language_of
 from puzzles.mining import Budgets
+from sessions.abort import Aborts
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
@@ -77,6 +79,7 @@ class GameService:
         self._computer = computer
         self.drawer = Drawer(table.settings.render_workers)
         self.admin = AdminActions(table)
+        aborts = Aborts(table)
         self.lessons = Lessons(table)
         # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
         # parts, like ``admin``.
@@ -99,6 +102,7 @@ class GameService:
         self.expire_challenges, self.challenge_posted = challenges.expire_challenges, challenges.posted
         self.play, self.roll, self.resign, self.claim = turns.play, turns.roll, turns.resign, turns.claim
         self.due_reminders = turns.due_reminders
+        self.abort, self.can_abort = aborts.abort, aborts.can_abort
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
         self.analyse_moves = computer.analyse_moves

@@ -38,6 +38,7 @@ class AnnouncementKind(StrEnum):
     CLOSED = "closed"  # a challenge declined or withdrawn
     EXPIRY = "expiry"  # a challenge expired unanswered
     CANCELLED = "cancelled"  # an admin cancelled a game or a challenge (or forgot a member)
+    ABORTED = "aborted"  # a player aborted a game that had barely begun (sessions/abort.py)
     REMINDER = "reminder"  # an idle player is reminded
 
     @property
