@@ -191,7 +191,7 @@ class Challenges:
             # The row as the commit left it, without reading it again: past the commit nothing may fail.
             game = replace(game, status=GameStatus.ACTIVE, started_at=now, last_move_at=now, ply=len(played))
             self._announcements.committed(game, ids[-1], reply, held)
-            return Report(game, state, played, None, ids[-1], ReportKind.START, user_id, held)
+            return Report(game, state, played, None, ids[-1], ReportKind.START, user_id, held=held)
 
     async def decline(
         self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None, reply: ReplyTo | None = None

@@ -224,7 +224,7 @@ class Turns:
         by: int | None = user_id
         if written.superseded and joined is not None:
             _, kind, played, by = joined
-        return Report(after, state, played, settled, announcement_id, kind, by, held)
+        return Report(after, state, played, settled, announcement_id, kind, by, held=held)
 
     async def _end_without_move(
         self, game: Game, state: GameState, winner: int, reason: Ending, user_id: int, reply: ReplyTo | None

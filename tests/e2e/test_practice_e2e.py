@@ -28,7 +28,11 @@ async def start_in_thread(
     thread = next(t for t in fake.threads() if t.id == row.thread_id)
     assert header.channel_id == fake.channel.id and not header.attachments
     assert f"<#{thread.id}>" in header.content and member.mention in header.content
-    assert (await db.game(row.id)).challenge_message_id == header.id  # type: ignore[union-attr]
+
+    async def header_recorded() -> bool:
+        return (await db.game(row.id)).challenge_message_id == header.id  # type: ignore[union-attr]
+
+    await eventually(header_recorded, "the header to be recorded")
     return row, thread, header
 
 
