@@ -15,6 +15,7 @@ import asyncio
 import importlib
 import logging
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -131,6 +132,25 @@ class Drawer:
                 self._pool = None
             self._start_soon()
             return await asyncio.to_thread(entry.render, state, names, language)
+
+    async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        """Any other picture (a tournament's standings): ``function`` (a module's top-level function, so a worker
+        can find it) called with ``args`` in a drawing process, or a thread until one is ready."""
+        async with self._slots:
+            pool = self._pool
+            if pool is None:
+                if self.workers:
+                    self._start_soon()
+                return await asyncio.to_thread(function, *args)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+            except BrokenProcessPool:
+                log.warning("A drawing worker died; starting new ones")
+                if self._pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+                self._start_soon()
+                return await asyncio.to_thread(function, *args)
 
     def close(self) -> None:
         self._closed = True

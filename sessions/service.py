@@ -15,6 +15,10 @@ module of its own, readable in one sitting, with its own tests:
     Delivery        sessions/delivery.py       the outbox worker's claim, lease, retry and give-up
     Drawer          sessions/drawing.py        board images and animations, drawn in worker processes
     AdminActions    sessions/admin.py          an admin's cancels, resets and forgets, and the audit log
+    OpenChallenges  sessions/open_challenges.py challenges anyone may accept, the first to press Accept plays
+    Clocks          sessions/clocks.py         a clocked game's reminder before its time runs out, loss on time
+    Tournaments     sessions/tournaments.py    sign-up, the rounds the bot pairs, standings, removals, cancels
+    Seasons         sessions/seasons.py        a server's seasons: their ratings, boards and rollover
 
 This class builds them and names, once, which part answers each call; the database is the parts' own.
 """
@@ -33,16 +37,20 @@ from locales import language_of
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
+from sessions.clocks import Clocks
 from sessions.computer import ComputerPlayer
-from sessions.delivery import Delivery, Notice
+from sessions.delivery import Bulletin, Delivery, Notice
 from sessions.drawing import Drawer
 from sessions.finding import Finder
 from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
+from sessions.open_challenges import OpenChallenges
 from sessions.records import Records
 from sessions.refusal import UserError
+from sessions.seasons import Seasons
 from sessions.table import Settings, Table
 from sessions.thinking import Thinker
+from sessions.tournaments import Tournaments
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
 from storage.database import Database
@@ -69,6 +77,10 @@ class GameService:
         self._computer = computer
         self.drawer = Drawer(table.settings.render_workers)
         self.admin = AdminActions(table)
+        open_challenges = OpenChallenges(table, announcements, challenges, records, server_settings)
+        clocks = Clocks(table, turns)
+        self.tournaments = Tournaments(table, records, turns, announcements, server_settings)
+        self.seasons = Seasons(table)
 
         # Which part answers each call.
         self.game, self.state, self.moves = table.game, table.state, table.moves
@@ -80,10 +92,11 @@ class GameService:
             challenges.rematch,
             challenges.challenge_computer,
         )
-        self.accept, self.decline, self.cancel = challenges.accept, challenges.decline, challenges.cancel
+        self.offer_open, self.open_challenges = open_challenges.offer, open_challenges.listed
+        self.accept, self.decline, self.cancel = open_challenges.accept, challenges.decline, challenges.cancel
         self.expire_challenges, self.challenge_posted = challenges.expire_challenges, challenges.posted
         self.play, self.roll, self.resign, self.claim = turns.play, turns.roll, turns.resign, turns.claim
-        self.due_reminders = turns.due_reminders
+        self.due_reminders, self.run_clocks = turns.due_reminders, clocks.run
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
         self.delivered, self.flush_deliveries = announcements.delivered, announcements.flush
@@ -140,6 +153,10 @@ class GameService:
         gif = await self.drawer.animation(games.find(game.name), states, names, language_of(locale))
         return gif, len(states)
 
+    async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        """A picture that is not a board (a tournament's standings), drawn by ``function`` off the event loop."""
+        return await self.drawer.picture(function, *args)
+
     def held(self) -> tuple[int, int]:
         """How many games' states and locks this process holds now (both bounded: bench/memory.py)."""
         return self._table.held()
@@ -148,6 +165,7 @@ class GameService:
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "MAX_OPEN_CHALLENGES",
+    "Bulletin",
     "Ending",
     "Finish",
     "Game",
