@@ -31,6 +31,8 @@ from cogs.leaderboard import StatsCog, leaderboard_cog
 from cogs.lists import GamesCog, GamesPageButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
+from cogs.seasons import SeasonCog
+from cogs.tournaments import TournamentButton, TournamentCog
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
 from sessions.service import DEFAULT_DATABASE_URL, GameService
@@ -230,7 +232,7 @@ class GameBot(commands.AutoShardedBot):
         )
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton)
+        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton, TournamentButton)
         for cog in self.build_cogs():
             await self.add_cog(cog)
         await self.add_cog(Announcer(self, self.settings.announce_seconds))
@@ -253,7 +255,15 @@ class GameBot(commands.AutoShardedBot):
         """The cogs with commands: one per registered game, then the shared ones. The registry is the only
         list of games."""
         per_game: list[commands.Cog] = [cog_class(entry)(self) for entry in games.entries()]
-        return [*per_game, leaderboard_cog(self), StatsCog(self), GamesCog(self), admin_cog(self)]
+        return [
+            *per_game,
+            leaderboard_cog(self),
+            StatsCog(self),
+            GamesCog(self),
+            admin_cog(self),
+            TournamentCog(self),
+            SeasonCog(self),
+        ]
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

@@ -28,8 +28,9 @@ from cogs.context import client_service
 from cogs.rematch import report_buttons
 from cogs.reply import CLOSED, answer, nonce, report_message
 from cogs.threads import update_header
+from cogs.tournament_news import deliver_bulletin, deliver_paired
 from locales import N_, tr
-from sessions.service import Game, Notice, Report
+from sessions.service import Bulletin, Game, Notice, Report
 from sessions.vocabulary import AnnouncementKind, GameStatus
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,10 @@ REMINDER = N_(
     "<@{user}>, your {title} game #{id} is waiting for your move. "
     "If you do not move, your opponent may claim the win {claim}."
 )
+CLOCK_REMINDER = N_(
+    "<@{user}>, your {title} game #{id} is waiting for your move, and your time runs out {deadline}: "
+    "then you lose on time."
+)
 
 
 async def reply_with_report(interaction: discord.Interaction, report: Report, *, edit: bool = False) -> None:
@@ -55,6 +60,7 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
         await answer(interaction, report, report_buttons(report, interaction.guild_locale), edit=edit)
     finally:
         start_bot_turn(interaction.client, report.game)
+        advance_tournament(interaction.client, report)
 
 
 _bot_turns: set[asyncio.Task[None]] = set()  # held so that a running turn is not garbage-collected
@@ -77,6 +83,24 @@ async def _bot_turn(client: discord.Client, game_id: int) -> None:
         await service.deliver_reports(reports, partial(deliver, client))
     except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
         log.exception("The bot's turn in game %s failed", game_id)
+
+
+def advance_tournament(client: discord.Client, report: Report) -> None:
+    """A tournament game just ended: if it was the last of its round, the next round (or the end) now, not at the
+    next sweep. In the background: the member's reply is out; the sweep would do it anyway."""
+    if report.finish is None or report.game.tournament_id is None:
+        return
+    task = asyncio.create_task(_advance_tournament(client, report.game.guild_id), name="advance a tournament")
+    _bot_turns.add(task)
+    task.add_done_callback(_bot_turns.discard)
+
+
+async def _advance_tournament(client: discord.Client, guild_id: int) -> None:
+    try:
+        if await client_service(client).tournaments.sweep([guild_id]):
+            await deliver_now(client)
+    except Exception:  # the sweep will try again
+        log.exception("Advancing the tournaments of %s failed", guild_id)
 
 
 async def deliver_now(client: discord.Client) -> int:
@@ -106,9 +130,11 @@ class Announcer(BackgroundCog):
         await self.bot.wait_until_ready()
 
 
-async def deliver(client: discord.Client, notice: Notice) -> int | None:
+async def deliver(client: discord.Client, notice: Notice | Bulletin) -> int | None:
     """The Discord requests of one owed announcement; returns the message that carries it (None: nothing to show).
     Raising leaves it to the outbox worker's retry."""
+    if isinstance(notice, Bulletin):  # about no one game: a tournament's or a season's (cogs/tournament_news.py)
+        return await deliver_bulletin(client, notice)
     return await DELIVERIES[notice.kind](client, notice)
 
 
@@ -152,6 +178,11 @@ async def _cancelled(client: discord.Client, notice: Notice) -> int | None:
 
 async def _reminder(client: discord.Client, notice: Notice) -> int | None:
     channel, locale = _where(client, notice)
+    if notice.deadline is not None:  # a game with a clock: its time runs out, nobody claims
+        deadline = discord.utils.format_dt(datetime.fromtimestamp(notice.deadline, tz=UTC), "R")
+        title = present.title(notice.game.name, locale)
+        text = tr(locale, CLOCK_REMINDER, user=notice.remind, title=title, id=notice.game.id, deadline=deadline)
+        return (await channel.send(text, nonce=nonce(notice.id))).id
     assert notice.claim_at is not None
     claim = discord.utils.format_dt(datetime.fromtimestamp(notice.claim_at, tz=UTC), "R")
     title = present.title(notice.game.name, locale)
@@ -179,6 +210,7 @@ DELIVERIES: dict[AnnouncementKind, Callable[[discord.Client, Notice], Awaitable[
     AnnouncementKind.MOVE: _report,
     AnnouncementKind.FINISH: _report,
     AnnouncementKind.TAKEBACK: _report,
+    AnnouncementKind.PAIRED: deliver_paired,
     AnnouncementKind.CANCELLED: _cancelled,
     AnnouncementKind.REMINDER: _reminder,
     AnnouncementKind.EXPIRY: _closing,

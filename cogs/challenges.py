@@ -63,10 +63,12 @@ class ChallengeButton(
             await answer_error(interaction, error)
 
 
-def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
+def challenge_view(game_id: int, locale: Any, *, open_to_all: bool = False) -> discord.ui.View:
+    """Accept, Decline and Cancel; an open challenge has nobody to decline it, so Accept and Cancel."""
     view = discord.ui.View(timeout=None)
     for action in ACTIONS:
-        view.add_item(ChallengeButton(action, game_id, locale))
+        if not (open_to_all and action == "decline"):
+            view.add_item(ChallengeButton(action, game_id, locale))
     return view
 
 
@@ -101,6 +103,9 @@ async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
     # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
     expires = discord.utils.format_dt(datetime.fromtimestamp(game.expires_at or 0, tz=UTC), "R")
     described = present.options_text(locale, game.name, game.options)
+    if game.open_seat is not None:
+        await _post_open_challenge(interaction, game, expires, described)
+        return
     text = tr(
         locale,
         "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
@@ -116,3 +121,34 @@ async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
     callback = await interaction.response.send_message(text, view=challenge_view(game.id, locale))
     if callback.message_id is not None:  # the callback names the message: no second request to look it up
         await service.challenge_posted(game.id, callback.message_id)
+
+
+async def _post_open_challenge(interaction: discord.Interaction, game: Game, expires: str, described: str) -> None:
+    """An open challenge: anyone here may accept (within its rating range), the first to press Accept plays."""
+    locale = interaction.guild_locale
+    lines = [
+        tr(
+            locale,
+            "{challenger} is looking for an opponent: {title} ({options}; {rated}). {challenger} plays {side}. "
+            "Anyone here may accept; the first to press Accept plays. The challenge expires {expires}.",
+            challenger=present.mention(game.challenger_id),
+            title=present.title(game.name, locale),
+            options=described or tr(locale, "standard rules"),
+            rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
+            side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
+            expires=expires,
+        )
+    ]
+    if game.rating_min is not None or game.rating_max is not None:
+        lines.append(
+            tr(
+                locale,
+                "Open to ratings from {low} to {high}.",
+                low=game.rating_min if game.rating_min is not None else 0,
+                high=game.rating_max if game.rating_max is not None else 4000,
+            )
+        )
+    view = challenge_view(game.id, locale, open_to_all=True)
+    callback = await interaction.response.send_message("\n".join(lines), view=view)
+    if callback.message_id is not None:
+        await service_of(interaction).challenge_posted(game.id, callback.message_id)

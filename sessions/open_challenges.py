@@ -1,4 +1,4 @@
-"""Open challenges: "anyone up for Iago?". The challenger's game waits with an open seat (player id
+"""Open challenges: "anyone up for a game?". The challenger's game waits with an open seat (player id
 ``OPEN_SEAT``) that the first member to press Accept takes, within the ratings the challenger chose; every later
 click is answered privately. It expires, is withdrawn and is listed like any challenge.
 

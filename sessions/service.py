@@ -34,6 +34,7 @@ from typing import Any
 import games
 from engines import GameState
 from locales import language_of
+from render.standings import render as render_standings
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
@@ -50,7 +51,7 @@ from sessions.refusal import UserError
 from sessions.seasons import Seasons
 from sessions.table import Settings, Table
 from sessions.thinking import Thinker
-from sessions.tournaments import Tournaments
+from sessions.tournaments import Tournaments, TournamentView, standings_picture
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
 from storage.database import Database
@@ -153,9 +154,14 @@ class GameService:
         gif = await self.drawer.animation(games.find(game.name), states, names, language_of(locale))
         return gif, len(states)
 
-    async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
-        """A picture that is not a board (a tournament's standings), drawn by ``function`` off the event loop."""
-        return await self.drawer.picture(function, *args)
+    async def standings_image(
+        self, view: TournamentView, names: dict[int, str], subtitle: str, locale: Any = None
+    ) -> bytes:
+        """A tournament's standings as PNG (``names``: each player's display name), drawn like the boards, off
+        the event loop, its headings in ``locale``'s language."""
+        return await self.drawer.picture(
+            render_standings, standings_picture(view, names, subtitle), language_of(locale)
+        )
 
     def held(self) -> tuple[int, int]:
         """How many games' states and locks this process holds now (both bounded: bench/memory.py)."""

@@ -19,7 +19,8 @@ from typing import Any
 import games
 from competition import round_robin, swiss
 from competition.pairing import Pairing
-from competition.standings import Outcome, Standing, standings
+from competition.standings import Outcome, Standing, shown, standings
+from render.standings import StandingsPicture
 from sessions.announcements import Announcements
 from sessions.game import title_of
 from sessions.guild_settings import ServerSettings
@@ -84,6 +85,23 @@ def points_of(row: PairingRow) -> tuple[int, int] | None:
     if row.game_status in (GameStatus.CANCELLED, GameStatus.EXPIRED, GameStatus.DECLINED):
         return (0, 0)
     return None
+
+
+def standings_picture(view: TournamentView, names: dict[int, str], subtitle: str) -> StandingsPicture:
+    """What the standings image shows: a row per player, removed players struck through."""
+    rows = [
+        (
+            str(row.place),
+            names.get(row.player, str(row.player)),
+            shown(row.points),
+            shown(row.buchholz),
+            shown(row.sonneborn_berger),
+            f"{row.wins}-{row.draws}-{row.losses}",
+        )
+        for row in view.standings
+    ]
+    struck = frozenset(index for index, row in enumerate(view.standings) if row.withdrawn)
+    return StandingsPicture(view.tournament.name, subtitle, rows, struck)
 
 
 class Tournaments:

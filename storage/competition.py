@@ -383,7 +383,7 @@ class CompetitionQueries:
                     )
                     cancelled.append(game_id)
                 if admin_id is not None:
-                    details = {"tournament_id": tournament_id, "games": cancelled}
+                    details = {"tournament_id": tournament_id, "cancelled": cancelled}
                     _audit(connection, found.guild_id, admin_id, "tournament-cancel", details, now)
             insert_announcements(
                 connection,
