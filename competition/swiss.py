@@ -8,7 +8,8 @@ Swiss system cares about, each concern strictly above the next (a unit of one ou
 2. players meet others of their score: the squared difference of the two scores (in half points);
 3. a player does not get the side they had last time, where it can be helped;
 4. within a score group the top half meets the bottom half, in order (1 v 5, 2 v 6, ... in a group of eight);
-   two of the same half meeting costs more than any reordering across the halves.
+   two of the same half meeting costs more than any reordering across the halves. A player floating down to a
+   lower group meets the top of that group.
 
 Repeat pairings are not edges at all. With an odd number of players a phantom "bye" vertex joins the graph, with an
 edge to each player who has had no bye yet, weighted as a player one point below the lowest score: the bye goes to
@@ -128,6 +129,9 @@ def _penalty(a: Entrant, b: Entrant, places: dict[int, tuple[int, int]]) -> int:
             penalty += DUTCH_STEP * size
         else:
             penalty += DUTCH_STEP * abs(abs(place_a - place_b) - half)
+    else:
+        lower = a if a.score < b.score else b
+        penalty += DUTCH_STEP * places[lower.id][0]
     return penalty
 
 

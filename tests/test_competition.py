@@ -39,6 +39,25 @@ def test_round_two_keeps_score_groups_and_transposes_to_balance_sides() -> None:
     assert swiss.pair_round(field) == [Pairing(13, 10), Pairing(11, 12), Pairing(14, 17), Pairing(16, 15)]
 
 
+def test_a_leader_floats_down_to_the_top_of_the_next_group_and_sides_follow_the_last_game() -> None:
+    # After two rounds (ranks 1-7 = ids 1-7): 4 has 2 points; 2 and 3 have 1½ (they drew each other); 1, 5 and 7
+    # have 1; 6 has 0. Every side count is even. 6 has the bye (lowest score). 4 floats down to the top of the
+    # 1½ group, 2 (4 met 1 already); 3 then floats to the 1-point group, where 1 would repeat its side 1 and 7 was
+    # met already: 3 v 5; 1 v 7 is left. Sides: 4 and 2 both had side 0 last, so the higher ranked (2) gets side
+    # 1 this time; 3 and 1 had side 1 last, so they take side 0.
+    history = {  # id: (score in half points, opponents, sides)
+        1: (2, {5, 4}, (0, 1)),
+        2: (3, {6, 3}, (1, 0)),
+        3: (3, {7, 2}, (0, 1)),
+        4: (4, {8, 1}, (1, 0)),
+        5: (2, {1, 8}, (1, 0)),
+        6: (0, {2, 7}, (0, 1)),
+        7: (2, {3, 6}, (1, 0)),
+    }
+    field = [swiss.Entrant(p, p - 1, score, frozenset(met), sides) for p, (score, met, sides) in history.items()]
+    assert swiss.pair_round(field) == [Pairing(4, 2), Pairing(3, 5), Pairing(1, 7), Pairing(6, None)]
+
+
 def test_an_odd_field_gives_the_bye_to_the_lowest_ranked_player_of_the_lowest_score() -> None:
     assert swiss.pair_round([swiss.Entrant(player, player - 1) for player in range(1, 6)]) == [
         Pairing(1, 3),
