@@ -264,3 +264,83 @@ async def test_an_eight_player_swiss_of_three_rounds_plays_to_the_end_through_a_
         played = [b for b in seen.boards if b.game_id is not None and user.id in (b.player0, b.player1)]
         sides = [0 if b.player0 == user.id else 1 for b in played]
         assert abs(sides.count(0) - sides.count(1)) <= 1, (names[user.id], sides)
+
+
+async def test_a_five_player_round_robin_gives_everyone_a_bye_and_sonneborn_berger_splits_the_leaders(
+    fake: FakeDiscord, start_bot: Callable[[], Any], tictactoe: None
+) -> None:
+    players = members(fake, ["alice", "bob", "carol", "dave", "erin"])
+    q5 = players[4]
+    names = {user.id: f"Q{index}" for index, user in enumerate(players, start=1)}
+    role = fake.add_role("Champion")  # the bot has no Manage Roles here: it says so, once
+
+    # The circle method for five: each round a bye (1 point) and two games, as docs/tournaments.md draws it.
+    schedule = [
+        [("Q5", "Q2"), ("Q4", "Q3"), ("Q1", None)],
+        [("Q2", "Q1"), ("Q5", "Q4"), ("Q3", None)],
+        [("Q1", "Q3"), ("Q2", "Q4"), ("Q5", None)],
+        [("Q4", "Q1"), ("Q3", "Q5"), ("Q2", None)],
+        [("Q1", "Q5"), ("Q3", "Q2"), ("Q4", None)],
+    ]
+    # Who loses each game (None: played to a draw).
+    losers: list[dict[tuple[str, str], str | None]] = [
+        {("Q5", "Q2"): "Q2", ("Q4", "Q3"): "Q4"},
+        {("Q2", "Q1"): "Q2", ("Q5", "Q4"): None},
+        {("Q1", "Q3"): "Q1", ("Q2", "Q4"): "Q2"},
+        {("Q4", "Q1"): "Q4", ("Q3", "Q5"): "Q3"},
+        {("Q1", "Q5"): None, ("Q3", "Q2"): "Q2"},
+    ]
+    users = {f"Q{index}": user for index, user in enumerate(players, start=1)}
+
+    async def play_round(bot: GameBot, tournament_id: int, number: int) -> None:
+        seen = await next_round(fake, bot, tournament_id, number)
+        assert pairings(seen, number, names) == schedule[number - 1]
+        for (first, second), loser in losers[number - 1].items():
+            game_id = game_of(seen, number, users[first].id)
+            if loser is None:
+                await play(fake, bot, game_id, (users[first], users[second]), DRAW)
+            else:
+                await resign(fake, bot, game_id, users[loser])
+
+    async with start_bot() as bot:
+        tournament_id, signup = await create(
+            fake, name="Autumn Round", format="round_robin", rounds=1, time=HOUR, max_players=5, winner_role=role
+        )
+        await join(fake, signup, tournament_id, players)
+        late = fake.add_member(name="late").user
+        full = await (await fake.click(late, signup, f"tournament:join:{tournament_id}")).final()
+        assert full.ephemeral and "is full" in full.content
+        left = await (await fake.click(q5, signup, f"tournament:leave:{tournament_id}")).final()
+        assert q5.mention not in left.content
+        await join(fake, signup, tournament_id, [q5])
+        bot.service.clock = lambda: time.time() + 25 * HOUR  # past the day of sign-up: the sweep starts it
+        await bot.get_cog("HousekeepingCog").sweep()
+        for number in (1, 2):
+            await play_round(bot, tournament_id, number)
+        await next_round(fake, bot, tournament_id, 3)
+
+    async with start_bot() as bot:  # a restart in the middle
+        bot.service.clock = lambda: time.time() + 25 * HOUR
+        for number in (3, 4, 5):
+            await play_round(bot, tournament_id, number)
+        final = await fake.wait_until(
+            lambda: next((m for m in fake.channel_messages(fake.channel) if "Final standings" in m.content), None),
+            what="the final standings",
+        )
+        seen = await view(bot, tournament_id)
+
+    # Worked by hand: Q3 and Q5 have 4 points; in a round robin Buchholz is everyone else's points (11 each), so
+    # Sonneborn-Berger decides: Q5 beat Q2 (1) and Q3 (4), drew Q4 (2½ / 2) and Q1 (3½ / 2) = 8; Q3 beat Q4
+    # (2½), Q1 (3½) and Q2 (1) = 7. Then Q1 3½, Q4 2½, Q2 1.
+    half = Fraction(1, 2)
+    assert table(seen, names) == [
+        ("Q5", 4, 11, 8),
+        ("Q3", 4, 11, 7),
+        ("Q1", 3 + half, 11 + half, 5 + half),
+        ("Q4", 2 + half, 12 + half, 3),
+        ("Q2", 1, 14, 0),
+    ]
+    assert [row.byes for row in seen.standings] == [1] * 5
+    assert q5.mention in final.content and "Manage Roles" in final.content
+    assert role not in fake.guild.members[q5.id].roles
+    assert len([m for m in fake.channel_messages(fake.channel) if "Manage Roles" in m.content]) == 1
