@@ -436,11 +436,13 @@ class Database(OutboxQueries, AdminQueries, CompetitionQueries):
                 sa.update(games)
                 .where(games.c.id == game_id, games.c.status == GameStatus.CHALLENGE, seat_column == OPEN_SEAT)
                 .values(
-                    {seat_column.name: user_id},
-                    status=GameStatus.ACTIVE,
-                    started_at=now,
-                    last_move_at=now,
-                    ply=len(opening),
+                    {
+                        seat_column.name: user_id,
+                        "status": GameStatus.ACTIVE,
+                        "started_at": now,
+                        "last_move_at": now,
+                        "ply": len(opening),
+                    }
                 ),
                 announce,
                 now,
