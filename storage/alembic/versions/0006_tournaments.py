@@ -1,10 +1,10 @@
 """Play with the whole server: open challenges, tournaments and seasons.
 
 - ``games``: an open challenge keeps its open seat as player id 0 (``storage.rows.OPEN_SEAT``) until a member takes
-  it, within ``rating_min``/``rating_max`` when the challenger chose a range. Making the player columns nullable
-  would rebuild ``games`` on SQLite, whose DROP TABLE would cascade into the moves (foreign keys cannot be turned
-  off inside the migration's transaction); 0 is never a Discord id. The one-open-challenge-per-pair index then
-  also allows one open challenge to anyone per member and server. ``tournament_id`` and ``move_seconds`` (a
+  it, within ``rating_min``/``rating_max`` when the challenger chose a range. Nullable player columns would mean
+  rebuilding ``games``, the biggest table, on SQLite, and a missing player for every reader of ``players``; 0 is
+  never a Discord id (those are positive, a forgotten member's negative). The one-open-challenge-per-pair index
+  then also allows one open challenge to anyone per member and server. ``tournament_id`` and ``move_seconds`` (a
   correspondence clock) mark a tournament's games.
 - ``announcements.game_id`` becomes nullable: a tournament's rounds and standings and a season's end are announced
   through the same outbox, without a game. SQLite cannot drop a NOT NULL in place, so that table (which nothing
