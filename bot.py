@@ -28,6 +28,7 @@ from cogs.challenges import ChallengeButton
 from cogs.common import cog_class
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
+from cogs.learn import AnswerMenu, LearnButton
 from cogs.lists import GamesCog, GamesPageButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
@@ -232,7 +233,9 @@ class GameBot(commands.AutoShardedBot):
         )
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
-        self.add_dynamic_items(ChallengeButton, ReplayButton, RematchButton, GamesPageButton, TournamentButton)
+        self.add_dynamic_items(
+            ChallengeButton, ReplayButton, RematchButton, GamesPageButton, AnswerMenu, LearnButton, TournamentButton
+        )
         for cog in self.build_cogs():
             await self.add_cog(cog)
         await self.add_cog(Announcer(self, self.settings.announce_seconds))

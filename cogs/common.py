@@ -23,6 +23,7 @@ from cogs import present
 from cogs.announce import reply_with_report
 from cogs.challenges import post_challenge
 from cogs.context import board_image, display_names, service_of
+from cogs.learn import LearnCommands
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, clip
@@ -131,7 +132,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
 
 
 @app_commands.guild_only()
-class GameCog(commands.GroupCog):
+class GameCog(LearnCommands, commands.GroupCog):
     """Commands every game has. A subclass names its game's entry: ``class XCog(GameCog, entry=X, ...)``."""
 
     entry: ClassVar[GameEntry]
@@ -145,6 +146,7 @@ class GameCog(commands.GroupCog):
     def __init__(self, host: ServiceHost) -> None:
         self.host = host
         super().__init__()
+        self.drop_learn_without_course()
 
     @property
     def service(self) -> GameService:

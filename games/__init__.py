@@ -88,6 +88,8 @@ class GameEntry:
     # import path of the game's computer player (``ai.search.GameAI``: choose_move and analyse_position); None:
     # members cannot challenge the bot to this game, and its challenge offers no level
     ai: str | None = None
+    # import path of the game's course (``lessons.Course`` as ``COURSE``: /<game> learn); None: no lessons
+    course: str | None = None
     draw_reasons: Mapping[str, str] = field(default_factory=dict)  # each ``Result.reason`` of a draw -> message
     options: tuple[Option, ...] = ()
     cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one
@@ -97,9 +99,10 @@ class GameEntry:
     def new_game(self, **options: Any) -> GameState:
         return self.engine.new_game(**options)
 
-    def render(self, state: GameState, names: tuple[str, str], language: str = "en") -> bytes:
-        """The board image, its words in ``language`` (a supported language, see ``locales.language_of``)."""
-        return _module(self.renderer).render(state, names, language)
+    def render(self, state: GameState, names: tuple[str, str], language: str = "en", **marks: Any) -> bytes:
+        """The board image, its words in ``language`` (a supported language, see ``locales.language_of``), with the
+        renderer's marks (``highlight=``, ``suggestion=``, ``played=``: docs/boards.md) when given."""
+        return _module(self.renderer).render(state, names, language, **marks)
 
     def messages(self) -> Iterator[str]:
         """Every catalogue msgid this entry declares, for the translation checks."""

@@ -75,4 +75,5 @@ ENTRY = GameEntry(
     engine=engine,
     renderer="render.iago",
     ai="ai.iago",
+    course="lessons.iago",
 )

@@ -56,6 +56,7 @@ ENTRY = GameEntry(
     engine=engine,
     renderer="render.isaac",
     ai="ai.isaac",
+    course="lessons.isaac",
     cog="cogs.isaac:IsaacCog",
     narrator=IsaacNarrator(),
 )

@@ -79,6 +79,7 @@ ENTRY = GameEntry(
     engine=engine,
     renderer="render.polygo",
     ai="ai.polygo",
+    course="lessons.polygo",
     cog="cogs.polygo:PolygoCog",
     chance_words=("open", "roll"),
     narrator=PolygoNarrator(),

@@ -15,7 +15,7 @@ import asyncio
 import importlib
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -28,10 +28,17 @@ from sessions.workers import follow_parent, worker_pool
 log = logging.getLogger(__name__)
 
 
-def draw(engine: str, renderer: str, position: dict[str, Any], names: tuple[str, str], language: str) -> bytes:
-    """Runs in a worker: the PNG of ``position``, its words in ``language``."""
+def draw(
+    engine: str,
+    renderer: str,
+    position: dict[str, Any],
+    names: tuple[str, str],
+    language: str,
+    marks: Mapping[str, Any] | None = None,
+) -> bytes:
+    """Runs in a worker: the PNG of ``position``, its words in ``language``, with ``marks`` (docs/boards.md)."""
     state = importlib.import_module(engine).from_dict(position)
-    return importlib.import_module(renderer).render(state, names, language)  # type: ignore[no-any-return]
+    return importlib.import_module(renderer).render(state, names, language, **(marks or {}))  # type: ignore[no-any-return]
 
 
 def start_worker() -> None:
@@ -99,12 +106,17 @@ class Drawer:
         return pool
 
     async def draw(
-        self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str = "en"
+        self,
+        entry: games.GameEntry,
+        state: GameState,
+        names: tuple[str, str],
+        language: str = "en",
+        marks: Mapping[str, Any] | None = None,
     ) -> bytes:
         """The board as PNG, its words in ``language``, drawn in a worker process (or a thread) so the event loop
-        never waits on Pillow."""
+        never waits on Pillow; ``marks`` are the renderer's keywords (highlight=, suggestion=, played=)."""
         async with self._slots:
-            return await self._draw(entry, state, names, language)
+            return await self._draw(entry, state, names, language, marks)
 
     async def animation(
         self, entry: games.GameEntry, states: list[GameState], names: tuple[str, str], language: str = "en"
@@ -114,15 +126,22 @@ class Drawer:
         labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
         return await asyncio.to_thread(animated_gif, boards, labels)
 
-    async def _draw(self, entry: games.GameEntry, state: GameState, names: tuple[str, str], language: str) -> bytes:
+    async def _draw(
+        self,
+        entry: games.GameEntry,
+        state: GameState,
+        names: tuple[str, str],
+        language: str,
+        marks: Mapping[str, Any] | None = None,
+    ) -> bytes:
         pool = self._pool
         if pool is None:  # no workers wanted, or not ready yet
             if self.workers:
                 self._start_soon()
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
-            return await asyncio.to_thread(entry.render, state, names, language)
+            return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
         loop = asyncio.get_running_loop()
-        job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names, language)
+        job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names, language, marks)
         try:
             return await loop.run_in_executor(pool, *job)
         except BrokenProcessPool:  # a worker died (killed, out of memory): new workers, and this board in a thread
@@ -131,7 +150,7 @@ class Drawer:
                 pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
             self._start_soon()
-            return await asyncio.to_thread(entry.render, state, names, language)
+            return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
 
     async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
         """Any other picture (a tournament's standings): ``function`` (a module's top-level function, so a worker

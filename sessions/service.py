@@ -45,6 +45,7 @@ from sessions.drawing import Drawer
 from sessions.finding import Finder
 from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
+from sessions.lessons import LessonPage, Lessons
 from sessions.open_challenges import OpenChallenges
 from sessions.records import Records
 from sessions.refusal import UserError
@@ -82,6 +83,7 @@ class GameService:
         clocks = Clocks(table, turns)
         self.tournaments = Tournaments(table, records, turns, announcements, server_settings)
         self.seasons = Seasons(table)
+        self.lessons = Lessons(table)
 
         # Which part answers each call.
         self.game, self.state, self.moves = table.game, table.state, table.moves
@@ -148,6 +150,12 @@ class GameService:
         """The board image as PNG, its words in ``locale``'s language."""
         return await self.drawer.draw(games.find(game.name), state, names, language_of(locale))
 
+    async def render_position(
+        self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
+    ) -> bytes:
+        """A position of no stored game (a lesson's) as PNG, with the renderer's marks (docs/boards.md)."""
+        return await self.drawer.draw(games.find(game), state, names, language_of(locale), marks)
+
     async def animation(self, game: Game, names: tuple[str, str], locale: Any = None) -> tuple[bytes, int]:
         """The whole game as a looping GIF, a frame per entry of its log plus the start, and the frame count."""
         states = await self._table.positions(game)
@@ -176,6 +184,7 @@ __all__ = [
     "Finish",
     "Game",
     "GameService",
+    "LessonPage",
     "Notice",
     "PlayedMove",
     "ReplyTo",

@@ -11,7 +11,17 @@ import sqlalchemy as sa
 from storage.engine import Body, T
 from storage.outbox import Announce, insert_announcements
 from storage.rows import OPEN, GameStatus
-from storage.schema import admin_audit, announcements, games, guild_settings, moves, rating_changes, ratings, records
+from storage.schema import (
+    admin_audit,
+    announcements,
+    games,
+    guild_settings,
+    lesson_progress,
+    moves,
+    rating_changes,
+    ratings,
+    records,
+)
 
 SETTING_COLUMNS = ("disabled_games", "allowed_channels", "threads", "challenge_minutes", "reminder_hours")
 
@@ -187,6 +197,11 @@ class AdminQueries:
             )
             gone_records = connection.execute(
                 sa.delete(records).where(records.c.guild_id == guild_id, records.c.user_id == member_id)
+            )
+            connection.execute(
+                sa.delete(lesson_progress).where(
+                    lesson_progress.c.guild_id == guild_id, lesson_progress.c.user_id == member_id
+                )
             )
             forgotten = Forgotten(
                 anonymous_id, gone_ratings.rowcount, gone_records.rowcount, len(game_ids), tuple(cancelled)

@@ -25,6 +25,7 @@ from storage.admin import AdminQueries, AuditRow, Forgotten
 from storage.competition import CompetitionQueries, settle_season
 from storage.engine import Body, database_url, make_engine, make_runner
 from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
+from storage.lessons import LessonQueries, ProgressRow
 from storage.migrate import upgrade_url
 from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
 from storage.rows import (
@@ -69,6 +70,7 @@ __all__ = [
     "Forgotten",
     "GameRow",
     "NewRating",
+    "ProgressRow",
     "RatingRow",
     "RecordRow",
     "Settlement",
@@ -77,7 +79,7 @@ __all__ = [
 ]
 
 
-class Database(OutboxQueries, AdminQueries, CompetitionQueries):
+class Database(OutboxQueries, AdminQueries, LessonQueries, CompetitionQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name

@@ -359,3 +359,15 @@ season_ratings = sa.Table(
     sa.Column("sigma", sa.Double, nullable=False),
     sa.Column("rated_games", sa.Integer, nullable=False),
 )
+# Where each member is in each game's course (/<game> learn), per server: the lesson's key (or "done") and the step.
+lesson_progress = sa.Table(
+    "lesson_progress",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("user_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("lesson", sa.Text, nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),
+    sa.Column("completed_at", Time),
+    sa.Column("updated_at", Time, nullable=False),
+)

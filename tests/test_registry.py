@@ -21,6 +21,7 @@ SHARED = [
     "ai/search.py",
     "engines/__init__.py",
     "games/__init__.py",
+    "lessons/__init__.py",
     "sessions",
     "storage",
     "locales",
@@ -95,6 +96,8 @@ def test_the_files_adding_a_game_md_lists_are_the_files_a_game_has() -> None:
             module, exists = path[: -len(".py")].replace("/", "."), (ROOT / path).exists() or package.exists()
             if "computer player" in needed:
                 assert exists == (entry.ai == module), path
+            elif "for a course" in needed:
+                assert exists == (entry.course == module), path
             elif "special commands" in needed:
                 assert exists == (entry.cog is not None and entry.cog.startswith(f"{module}:")), path
             else:

@@ -340,6 +340,9 @@ def _walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any
             yield from _walk_components([component["component"]])
 
 
+SELECT_TYPES = (3, 5, 6, 7, 8)  # string, user, role, mentionable and channel selects
+
+
 def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A copy of ``components`` in which each one has its ``id``: Discord numbers those a message was sent without,
     1, 2, 3... depth first, and answers with them."""
@@ -351,6 +354,8 @@ def numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     def copy(component: dict[str, Any]) -> dict[str, Any]:
         result = {**component, "id": component.get("id") or next_id()}
+        if component.get("type") in SELECT_TYPES:  # "required" is a modal's; a message's select never shows it
+            result.pop("required", None)
         if "components" in component:
             result["components"] = [copy(c) for c in component["components"]]
         if "accessory" in component:

@@ -34,9 +34,7 @@ async def test_a_season_ranks_its_own_games_ends_with_its_best_players_and_stays
     db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
     async with fake.running_bot(make_bot()) as bot:
-        refused = await private_reply(
-            await fake.slash(fake.bob, "season", "start", options={"months": 3}, forged=True)
-        )
+        refused = await private_reply(await fake.slash(fake.bob, "season", "start", options={"months": 3}, forged=True))
         assert "Manage Server" in refused.content
         await challenge_and_accept(fake, "iago")  # alice v bob, before seasons: counts all-time only
         await public_reply(await fake.slash(fake.bob, "iago", "resign"))
