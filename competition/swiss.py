@@ -23,8 +23,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from competition.pairing import Pairing
 
 COLOUR_CLASH = 10**13
@@ -65,6 +63,10 @@ def most_rounds(players: int) -> int:
 def pair_round(entrants: Sequence[Entrant]) -> list[Pairing] | None:
     """The next round: boards ordered by score (the bye last), or None when no round without a repeat pairing
     exists (every player but at most one would need a new opponent)."""
+    # Imported here, where the matching runs (a drawing worker: sessions/tournaments.py), not when the bot starts:
+    # networkx takes half a second to import and adds some 16,000 objects every full garbage collection scans.
+    import networkx as nx
+
     if len(entrants) < 2:
         return None
     players = {entrant.id: entrant for entrant in entrants}

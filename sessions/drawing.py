@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import games
 from engines import GameState
@@ -26,6 +26,7 @@ from render.animation import animated_gif
 from sessions.workers import follow_parent, worker_pool
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def draw(
@@ -152,9 +153,10 @@ class Drawer:
             self._start_soon()
             return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
 
-    async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
-        """Any other picture (a tournament's standings): ``function`` (a module's top-level function, so a worker
-        can find it) called with ``args`` in a drawing process, or a thread until one is ready."""
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """Other work that would hold the event loop (a tournament's standings picture, its Swiss pairing):
+        ``function`` (a module's top-level function, so a worker can find it) called with ``args`` in a drawing
+        process, or in a thread until one is ready (or with no workers)."""
         async with self._slots:
             pool = self._pool
             if pool is None:

@@ -81,7 +81,7 @@ class GameService:
         self.admin = AdminActions(table)
         open_challenges = OpenChallenges(table, announcements, challenges, records, server_settings)
         clocks = Clocks(table, turns)
-        self.tournaments = Tournaments(table, records, turns, announcements, server_settings)
+        self.tournaments = Tournaments(table, records, turns, announcements, server_settings, self.drawer.run)
         self.seasons = Seasons(table)
         self.lessons = Lessons(table)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -104,6 +105,10 @@ def standings_picture(view: TournamentView, names: dict[int, str], subtitle: str
     return StandingsPicture(view.tournament.name, subtitle, rows, struck)
 
 
+# Runs a CPU-bound function off the event loop (sessions.drawing.Drawer.run).
+Offload = Callable[..., Awaitable[Any]]
+
+
 class Tournaments:
     def __init__(
         self,
@@ -112,7 +117,9 @@ class Tournaments:
         turns: Turns,
         announcements: Announcements,
         server_settings: ServerSettings,
+        offload: Offload,
     ) -> None:
+        self._offload = offload  # the Swiss pairing runs in a drawing worker: a big round takes a while
         self._table = table
         self._records = records
         self._turns = turns
@@ -353,7 +360,9 @@ class Tournaments:
         order = [user for user, _, _ in seeds]
         if tournament.format == "swiss":
             rounds = min(tournament.rounds, swiss.most_rounds(len(order)))
-            first = swiss.pair_round([swiss.Entrant(user, rank) for rank, user in enumerate(order)])
+            first = await self._offload(
+                swiss.pair_round, [swiss.Entrant(user, rank) for rank, user in enumerate(order)]
+            )
         else:
             rounds = round_robin.rounds_needed(len(order), tournament.legs)
             first = round_robin.schedule(order, tournament.legs)[0]
@@ -374,7 +383,7 @@ class Tournaments:
         if len(view.active_players) < FEWEST_PLAYERS:
             return await self._finish(tournament, "too_few_left")
         if tournament.format == "swiss":
-            pairings = swiss.pair_round(self._entrants(view))
+            pairings = await self._offload(swiss.pair_round, self._entrants(view))
             if pairings is None:
                 return await self._finish(tournament, "no_pairing")
         else:
