@@ -30,6 +30,7 @@ from cogs.reply import CLOSED, answer, nonce, report_message
 from cogs.threads import update_header
 from cogs.tournament_news import deliver_bulletin, deliver_paired
 from locales import N_, tr
+from sessions.open_challenges import OPEN_SEAT
 from sessions.service import Bulletin, Game, Notice, Report
 from sessions.vocabulary import AnnouncementKind, GameStatus
 
@@ -42,6 +43,7 @@ CANCELLED = N_(
     "{title} game #{id} between {player0} and {player1} was cancelled by a server admin: no result, nothing counted."
 )
 FORMER_MEMBER = N_("a former member")
+NOBODY_YET = N_("nobody yet")  # an open challenge's seat that no member took
 REMINDER = N_(
     "<@{user}>, your {title} game #{id} is waiting for your move. "
     "If you do not move, your opponent may claim the win {claim}."
@@ -167,7 +169,10 @@ async def _report(client: discord.Client, notice: Notice) -> int | None:
 async def _cancelled(client: discord.Client, notice: Notice) -> int | None:
     channel, locale = _where(client, notice)
     game = notice.game
-    players = [present.mention(user) if user > 0 else tr(locale, FORMER_MEMBER) for user in game.players]
+    players = [
+        present.mention(user) if user > 0 else tr(locale, NOBODY_YET if user == OPEN_SEAT else FORMER_MEMBER)
+        for user in game.players
+    ]
     title = present.title(game.name, locale)
     text = tr(locale, CANCELLED, title=title, id=game.id, player0=players[0], player1=players[1])
     if notice.was == GameStatus.CHALLENGE and game.challenge_message_id is not None:

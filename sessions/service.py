@@ -167,9 +167,7 @@ class GameService:
     ) -> bytes:
         """A tournament's standings as PNG (``names``: each player's display name), drawn like the boards, off
         the event loop, its headings in ``locale``'s language."""
-        return await self.drawer.picture(
-            render_standings, standings_picture(view, names, subtitle), language_of(locale)
-        )
+        return await self.drawer.run(render_standings, standings_picture(view, names, subtitle), language_of(locale))
 
     def held(self) -> tuple[int, int]:
         """How many games' states and locks this process holds now (both bounded: bench/memory.py)."""

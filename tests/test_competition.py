@@ -15,6 +15,9 @@ from competition import clock, round_robin, swiss
 from competition.pairing import Pairing
 from competition.season import add_months
 from competition.standings import DRAW, LOSS, WIN, Outcome, shown, standings
+from render.standings import StandingsPicture
+from render.standings import render as render_standings
+from sessions.drawing import Drawer
 
 
 def entrants(count: int) -> list[swiss.Entrant]:
@@ -228,3 +231,16 @@ def test_seasons_last_calendar_months() -> None:
     assert add_months(at(2025, 1, 31), 1) == at(2025, 2, 28)
     assert add_months(at(2024, 1, 31), 1) == at(2024, 2, 29)
     assert add_months(at(2025, 12, 1), 12) == at(2026, 12, 1)
+
+
+async def test_the_pairing_and_the_standings_picture_run_in_a_drawing_worker_process() -> None:
+    """Off the bot's event loop: a worker gets the players as data and sends the round (and the PNG) back."""
+    drawer = Drawer(workers=1)
+    try:
+        await drawer.warm_up()
+        assert await drawer.run(swiss.pair_round, entrants(8)) == swiss.pair_round(entrants(8))
+        picture = StandingsPicture("Club", "Final standings", [("1", "アリス", "3", "4½", "3¼", "3-0-0")])
+        png = await drawer.run(render_standings, picture, "ja")
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    finally:
+        drawer.close()
