@@ -26,13 +26,17 @@ from cogs.announce import Announcer
 from cogs.background import BackgroundCog
 from cogs.challenges import ChallengeButton
 from cogs.common import cog_class
+from cogs.duplicates import handle_interactions_once
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
 from cogs.learn import AnswerMenu, LearnButton
 from cogs.lists import GamesCog, GamesPageButton
+from cogs.puzzles import DailyPuzzlePoster, PuzzleButton, PuzzleMiner
+from cogs.records import RecordButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
 from cogs.seasons import SeasonCog
+from cogs.stuck import BotTurnButton
 from cogs.tournaments import TournamentButton, TournamentCog
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
@@ -88,6 +92,11 @@ class Settings(BaseSettings):
     connect_timeout_seconds: float = Field(default=30, gt=0)
     ai_move_seconds: float | None = Field(default=None, gt=0)
     analysis_seconds: float = Field(default=0.15, gt=0)
+    # Puzzles (docs/learn.md): mining's strongest search per position, whether finished games are mined, and how
+    # often the daily puzzles due are looked for.
+    puzzle_seconds: float = Field(default=16.0, gt=0)
+    puzzle_mining: bool = True
+    daily_puzzle_seconds: float = Field(default=60, gt=0)
     # Processes that draw the boards (sessions/drawing.py); 0 draws in threads of the bot process.
     render_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, le=64)
     # Several processes: each runs the shards SHARD_IDS ("0-3", "4,5") of SHARD_COUNT; unset, one process runs
@@ -195,6 +204,7 @@ class GameBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        handle_interactions_once(self._connection.parsers)  # an interaction delivered twice is handled once
         self._service: GameService | None = None
         self._warm_up: asyncio.Task[None] | None = None
 
@@ -228,18 +238,31 @@ class GameBot(commands.AutoShardedBot):
                 threads=self.settings.game_threads,
                 ai_move_seconds=self.settings.ai_move_seconds,
                 analysis_seconds=self.settings.analysis_seconds,
+                puzzle_seconds=self.settings.puzzle_seconds,
                 render_workers=self.settings.render_workers,
             ),
         )
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(
-            ChallengeButton, ReplayButton, RematchButton, GamesPageButton, AnswerMenu, LearnButton, TournamentButton
+            ChallengeButton,
+            ReplayButton,
+            RematchButton,
+            GamesPageButton,
+            RecordButton,
+            AnswerMenu,
+            LearnButton,
+            PuzzleButton,
+            BotTurnButton,
+            TournamentButton,
         )
         for cog in self.build_cogs():
             await self.add_cog(cog)
         await self.add_cog(Announcer(self, self.settings.announce_seconds))
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))
+        await self.add_cog(DailyPuzzlePoster(self, self.settings.daily_puzzle_seconds))
+        if self.settings.puzzle_mining:
+            await self.add_cog(PuzzleMiner(self, self, self.settings.sweep_seconds))
         if self.settings.sync_commands:
             await self.sync_commands()
 

@@ -21,7 +21,7 @@ from cogs.announce import deliver_now
 from cogs.tree import answer_error, clip, send_private
 from locales import N_, tr
 from sessions.admin import AdminActions
-from sessions.guild_settings import CHALLENGE_MINUTES, REMINDER_HOURS, GuildSettings
+from sessions.guild_settings import CHALLENGE_MINUTES, DAILY_HOURS, REMINDER_HOURS, GuildSettings
 from sessions.host import ServiceHost
 from sessions.service import GameService, UserError
 
@@ -49,6 +49,7 @@ AUDIT_LABELS = {
     "threads": N_("Game threads"),
     "challenge_minutes": N_("Challenge expiry (minutes)"),
     "reminder_hours": N_("Reminder (hours)"),
+    "daily_puzzle": N_("Daily puzzle (game, channel, hour UTC)"),
     "game_id": N_("Game number"),
     "ratings": N_("Ratings deleted"),
     "records": N_("Records deleted"),
@@ -101,6 +102,16 @@ def settings_embed(locale: Any, here: GuildSettings, heading: str | None = None)
             twice=f"{2 * here.reminder_hours:g}",
         ),
     ]
+    for game, (channel, hour) in sorted(here.daily_puzzles.items()):
+        lines.append(
+            tr(
+                locale,
+                "**Daily {title} puzzle**: {channel} at {hour}:00 UTC",
+                title=present.title(game, locale),
+                channel=present.channel_link(channel),
+                hour=hour,
+            )
+        )
     return discord.Embed(title=heading or tr(locale, "Settings of this server"), description="\n".join(lines))
 
 
@@ -167,6 +178,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
 
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
     class AdminCog(commands.GroupCog, group_name="admin", group_description="Settings and tools for server admins."):
         set_group = app_commands.Group(name="set", description="Change a setting of this server.")
 
@@ -244,6 +256,25 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
         ) -> None:
             assert interaction.guild_id is not None
             here = await self.service.change_settings(interaction.guild_id, interaction.user.id, reminder_hours=hours)
+            await self._saved(interaction, here)
+
+        @set_group.command(name="daily-puzzle", description="Post a daily puzzle of a game in a channel (none: stop).")
+        @app_commands.describe(
+            game="Which game.",
+            channel="Where to post it (leave it out to stop the daily puzzle).",
+            hour="The hour to post it, 0 to 23, in UTC (default: 12).",
+        )
+        @app_commands.choices(game=game_choices)
+        async def set_daily_puzzle(
+            self,
+            interaction: discord.Interaction,
+            game: app_commands.Choice[str],
+            channel: discord.TextChannel | None = None,
+            hour: app_commands.Range[int, DAILY_HOURS[0], DAILY_HOURS[1]] = 12,
+        ) -> None:
+            assert interaction.guild_id is not None
+            chosen = (game.value, channel.id if channel else None, hour)
+            here = await self.service.change_settings(interaction.guild_id, interaction.user.id, daily_puzzle=chosen)
             await self._saved(interaction, here)
 
         @app_commands.command(name="cancel", description="End a game of this server with no result.")

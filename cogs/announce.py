@@ -25,13 +25,16 @@ from discord.ext import commands, tasks
 from cogs import present
 from cogs.background import BackgroundCog
 from cogs.context import client_service
+from cogs.places import is_private
+from cogs.private import deliver_privately, note_interaction
 from cogs.rematch import report_buttons
-from cogs.reply import CLOSED, answer, nonce, report_message
+from cogs.reply import CLOSED, FAILED, answer, is_announcement, nonce, report_message, tell_played
+from cogs.stuck import BOT_TURN_WANTED, tell_stuck
 from cogs.threads import update_header
 from cogs.tournament_news import deliver_bulletin, deliver_paired
 from locales import N_, tr
 from sessions.open_challenges import OPEN_SEAT
-from sessions.service import Bulletin, Game, Notice, Report
+from sessions.service import BotCannotMove, Bulletin, DatabaseUnavailable, Game, Notice, Report
 from sessions.vocabulary import AnnouncementKind, GameStatus
 
 log = logging.getLogger(__name__)
@@ -58,11 +61,24 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     """Answer the member's interaction with the announcement of what they just did (with a Rematch button under a
     finished game), and in a game against the bot let it take its turn (whatever the member did: a move, a roll
     that ended in a forced pass, a takeback)."""
+    note_interaction(interaction, report.game)  # in a DM, what follows (the bot's move) follows this up
     try:
         await answer(interaction, report, report_buttons(report, interaction.guild_locale), edit=edit)
+    except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
+        after_commit_failed(report, error)
+        await tell_played(interaction)
     finally:
         start_bot_turn(interaction.client, report.game)
         advance_tournament(interaction.client, report)
+
+
+def after_commit_failed(report: Report, error: Exception) -> None:
+    """Log a failure after an action was committed: one line for a known condition (the database, Discord), a
+    traceback for a bug. The announcement stays owed: the outbox delivers it."""
+    if isinstance(error, (DatabaseUnavailable, *FAILED)):
+        log.warning("Announcing %s failed after its commit; the outbox will: %s", report.announcement_id, error)
+    else:
+        log.error("Announcing %s failed after its commit; the outbox will", report.announcement_id, exc_info=error)
 
 
 _bot_turns: set[asyncio.Task[None]] = set()  # held so that a running turn is not garbage-collected
@@ -80,11 +96,19 @@ def start_bot_turn(client: discord.Client, game: Game) -> None:
 
 async def _bot_turn(client: discord.Client, game_id: int) -> None:
     service = client_service(client)
+    stuck: BotCannotMove | None = None
     try:
-        reports = await service.play_for_bot(game_id)
+        try:
+            reports = await service.play_for_bot(game_id)
+        except BotCannotMove as failed:  # its search failed every attempt: say so once; the sweep tries again
+            stuck, reports = failed, failed.reports
         await service.deliver_reports(reports, partial(deliver, client))
+    except DatabaseUnavailable:
+        pass  # the sweep tries again; the tracker has logged the outage, and the outbox has what was committed
     except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
         log.exception("The bot's turn in game %s failed", game_id)
+    if stuck is not None and stuck.first:
+        await tell_stuck(client, stuck.game)
 
 
 def advance_tournament(client: discord.Client, report: Report) -> None:
@@ -109,7 +133,10 @@ async def deliver_now(client: discord.Client) -> int:
     """Deliver what is owed in this process's servers now (what a sweep or an admin just wrote), not at the next
     round of the :class:`Announcer`; returns how many were delivered."""
     guilds = [guild.id for guild in client.guilds]
-    return await client_service(client).deliver_due(guilds, partial(deliver, client))
+    try:
+        return await client_service(client).deliver_due(guilds, partial(deliver, client))
+    except DatabaseUnavailable:  # the Announcer's next round delivers it; the tracker has logged the outage
+        return 0
 
 
 class Announcer(BackgroundCog):
@@ -123,9 +150,14 @@ class Announcer(BackgroundCog):
     @tasks.loop(seconds=5)
     async def deliver_pending(self) -> None:
         try:
-            await deliver_now(self.bot)
+            await deliver_now(self.bot)  # an unavailable database: the next round tries again, quietly
         except Exception:  # a failed round must not stop the next one
             log.exception("Delivering pending announcements failed")
+
+    @commands.Cog.listener(f"on_{BOT_TURN_WANTED}")
+    async def try_bot_turn(self, game: Game) -> None:
+        """A member asked the bot to try its turn again (cogs/stuck.py)."""
+        start_bot_turn(self.bot, game)
 
     @deliver_pending.before_loop
     async def before_delivering(self) -> None:
@@ -134,9 +166,11 @@ class Announcer(BackgroundCog):
 
 async def deliver(client: discord.Client, notice: Notice | Bulletin) -> int | None:
     """The Discord requests of one owed announcement; returns the message that carries it (None: nothing to show).
-    Raising leaves it to the outbox worker's retry."""
+    Raising leaves it to the outbox worker's retry. In a DM or group DM the bot can only follow up interactions."""
     if isinstance(notice, Bulletin):  # about no one game: a tournament's or a season's (cogs/tournament_news.py)
         return await deliver_bulletin(client, notice)
+    if is_private(notice.game):
+        return await deliver_privately(client, notice)
     return await DELIVERIES[notice.kind](client, notice)
 
 
@@ -248,7 +282,9 @@ async def _finish_reply(
         original = await webhook.fetch_message("@original")  # type: ignore[arg-type]
     except discord.NotFound:
         return None  # never answered
-    if not original.flags.loading:
+    if is_announcement(original, text):
         return original.id
+    if not original.flags.loading:
+        return None  # another answer (a duplicate's refusal, "done; the board follows"), a held click: post it
     edited = await webhook.edit_message(original.id, content=text, attachments=[file], **buttons)
     return edited.id

@@ -8,6 +8,7 @@ memory. Accepting opens the game's thread (or, without one, turns the challenge 
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import UTC, datetime
 from typing import Any, ClassVar
@@ -16,11 +17,15 @@ import discord
 
 from cogs import present
 from cogs.context import remember_members, service_of
-from cogs.reply import answer, post_report, reply_to, reply_with_closed
+from cogs.deadline import PUBLIC_PLACEHOLDER, in_time
+from cogs.places import place_id
+from cogs.reply import answer, post_report, reply_to, reply_with_closed, tell_played
 from cogs.threads import open_game_thread, tell_once
 from cogs.tree import IN_SERVER_ONLY, answer_error
 from locales import N_, tr
-from sessions.service import Game, UserError
+from sessions.service import DatabaseUnavailable, Game, Report, UserError
+
+log = logging.getLogger(__name__)
 
 ACTIONS = ("accept", "decline", "cancel")
 
@@ -74,25 +79,37 @@ def challenge_view(game_id: int, locale: Any, *, open_to_all: bool = False) -> d
 
 async def answer_challenge(interaction: discord.Interaction, action: str, game_id: int) -> None:
     service = service_of(interaction)
-    if interaction.guild_id is None:
+    place = place_id(interaction)
+    if place is None:
         raise UserError(IN_SERVER_ONLY)
     message_id = interaction.message.id if interaction.message else None
-    where = {"guild_id": interaction.guild_id, "message_id": message_id, "reply": reply_to(interaction)}
+    where = {"guild_id": place, "message_id": message_id, "reply": reply_to(interaction)}
     if action == "accept":
-        report = await service.accept(game_id, interaction.user.id, **where)
-        thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
-        if thread is None:
-            await answer(interaction, report, {}, edit=True)  # the challenge message becomes the first board
-            if tell:
-                await tell_once(interaction)
-            return
-        # The first board opens the thread. If this post fails the outbox posts it there (the game's owed
-        # announcements followed it into the thread).
-        await post_report(interaction.client, service, thread, report, {})
+        # The answer edits the challenge message: deferred as an update if the database keeps it.
+        report = await in_time(interaction, service.accept(game_id, interaction.user.id, **where), update=True)
+        try:
+            await announce_start(interaction, report)
+        except Exception as error:  # accepted and committed: never "try again"; the outbox has the first board
+            log.warning("Announcing the start of game %s failed; the outbox will: %r", game_id, error)
+            await tell_played(interaction)
         return
     closing = {"decline": service.decline, "cancel": service.cancel}[action]
-    game, announcement_id = await closing(game_id, interaction.user.id, **where)
+    game, announcement_id = await in_time(interaction, closing(game_id, interaction.user.id, **where), update=True)
     await reply_with_closed(interaction, game.status, announcement_id)
+
+
+async def announce_start(interaction: discord.Interaction, report: Report) -> None:
+    """The accepted game's first board: in its new thread (the click turns the challenge message into the game's
+    header), or else in the challenge message itself."""
+    thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
+    if thread is None:
+        await answer(interaction, report, {}, edit=True)  # the challenge message becomes the first board
+        if tell:
+            await tell_once(interaction)
+        return
+    # The first board opens the thread. If this post fails the outbox posts it there (the game's owed
+    # announcements followed it into the thread).
+    await post_report(interaction.client, service_of(interaction), thread, report, {})
 
 
 async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
@@ -104,28 +121,36 @@ async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
     expires = discord.utils.format_dt(datetime.fromtimestamp(game.expires_at or 0, tz=UTC), "R")
     described = present.options_text(locale, game.name, game.options)
     if game.open_seat is not None:
-        await _post_open_challenge(interaction, game, expires, described)
+        text, view = _open_challenge_message(locale, game, expires, described)
+    else:
+        text = tr(
+            locale,
+            "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
+            "{challenger} plays {side}. The challenge expires {expires}.",
+            opponent=present.mention(game.opponent_id),
+            challenger=present.mention(game.challenger_id),
+            title=present.title(game.name, locale),
+            options=described or tr(locale, "standard rules"),
+            rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
+            side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
+            expires=expires,
+        )
+        view = challenge_view(game.id, locale)
+    if interaction.response.is_done():  # deferred while the database was slow: the followup fills it in
+        message_id: int | None = (await interaction.followup.send(text, view=view, wait=True)).id
+        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+    else:  # the callback names the message: no second request to look it up
+        message_id = (await interaction.response.send_message(text, view=view)).message_id
+    if message_id is None:
         return
-    text = tr(
-        locale,
-        "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
-        "{challenger} plays {side}. The challenge expires {expires}.",
-        opponent=present.mention(game.opponent_id),
-        challenger=present.mention(game.challenger_id),
-        title=present.title(game.name, locale),
-        options=described or tr(locale, "standard rules"),
-        rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
-        side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
-        expires=expires,
-    )
-    callback = await interaction.response.send_message(text, view=challenge_view(game.id, locale))
-    if callback.message_id is not None:  # the callback names the message: no second request to look it up
-        await service.challenge_posted(game.id, callback.message_id)
+    try:
+        await service.challenge_posted(game.id, message_id)
+    except DatabaseUnavailable:  # the challenge is stored and shown: its buttons then answer on any message
+        log.warning("Could not note the message of challenge %s: the database is unavailable", game.id)
 
 
-async def _post_open_challenge(interaction: discord.Interaction, game: Game, expires: str, described: str) -> None:
+def _open_challenge_message(locale: Any, game: Game, expires: str, described: str) -> tuple[str, discord.ui.View]:
     """An open challenge: anyone here may accept (within its rating range), the first to press Accept plays."""
-    locale = interaction.guild_locale
     lines = [
         tr(
             locale,
@@ -148,7 +173,4 @@ async def _post_open_challenge(interaction: discord.Interaction, game: Game, exp
                 high=game.rating_max if game.rating_max is not None else 4000,
             )
         )
-    view = challenge_view(game.id, locale, open_to_all=True)
-    callback = await interaction.response.send_message("\n".join(lines), view=view)
-    if callback.message_id is not None:
-        await service_of(interaction).challenge_posted(game.id, callback.message_id)
+    return "\n".join(lines), challenge_view(game.id, locale, open_to_all=True)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import io
-import json
 import logging
+from collections.abc import Awaitable
 from typing import Any, ClassVar, cast
 
 import discord
@@ -20,10 +19,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from cogs.announce import reply_with_report
+from cogs.announce import reply_with_report, start_bot_turn
 from cogs.challenges import post_challenge
 from cogs.context import board_image, display_names, service_of
+from cogs.deadline import in_time
 from cogs.learn import LearnCommands
+from cogs.places import NOT_IN_THIS_DM as NOT_HERE
+from cogs.places import is_private, may_play_here, place_id
+from cogs.private import note_interaction
+from cogs.puzzles import PuzzleCommands
+from cogs.records import analyse_record, check_one_source, history_files, replay_record, send_text_board
 from cogs.replay import animation_file, position_message
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, clip
@@ -31,7 +36,7 @@ from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import Game, GameService, Report, UserError
+from sessions.service import DatabaseUnavailable, Game, GameService, Report, UserError
 from sessions.vocabulary import GameStatus
 
 log = logging.getLogger(__name__)
@@ -44,6 +49,7 @@ LEVEL_LABELS = {
     4: N_("4: the strongest"),
 }
 CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
+NOT_A_MEMBER = N_("I cannot use that option: pick a member of this server or a listed value.")
 
 
 def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
@@ -55,8 +61,23 @@ challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
 public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
 
 
-async def board_file(interaction: discord.Interaction, game: Game, state: GameState) -> discord.File:
-    return await board_image(interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale)
+def public_boards_only(interaction: discord.Interaction) -> app_commands.Cooldown | None:
+    """A board shown only to its reader floods no channel: a player who reads the board before every move (a
+    screen-reader user with the text board, say) is never held back."""
+    return None if getattr(interaction.namespace, "private", False) else app_commands.Cooldown(4, 30)
+
+
+board_cooldown = app_commands.checks.dynamic_cooldown(public_boards_only, key=per_member)
+
+
+async def board_file(
+    interaction: discord.Interaction, game: Game, state: GameState, *, private: bool = False
+) -> discord.File:
+    """The board drawn in the server's language, described in the reader's when only they see it."""
+    reader = interaction.locale if private else interaction.guild_locale
+    return await board_image(
+        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, reader=reader
+    )
 
 
 def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
@@ -94,7 +115,9 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
     parameters = [
         inspect.Parameter("cog", keyword),
         inspect.Parameter("interaction", keyword, annotation=discord.Interaction),
-        inspect.Parameter("opponent", keyword, annotation=discord.Member | None, default=None),
+        # A user, not a member: in a DM or group DM nobody is a member of anything (cogs/places.py checks who).
+        # None: an open challenge anyone in the server's channel may accept.
+        inspect.Parameter("opponent", keyword, annotation=discord.User | None, default=None),
     ]
     for option in entry.options:
         kind = int if all(isinstance(value, int) for value in option.values) else str
@@ -131,8 +154,9 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 
 
-@app_commands.guild_only()
-class GameCog(LearnCommands, commands.GroupCog):
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     """Commands every game has. A subclass names its game's entry: ``class XCog(GameCog, entry=X, ...)``."""
 
     entry: ClassVar[GameEntry]
@@ -167,12 +191,15 @@ class GameCog(LearnCommands, commands.GroupCog):
         rated: bool,
         level: int | None = None,
     ) -> None:
-        if interaction.guild is None or interaction.channel_id is None:
+        place = place_id(interaction)
+        if place is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
+        if not may_play_here(interaction, opponent):
+            raise UserError(NOT_HERE if interaction.guild_id is None else NOT_A_MEMBER)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
-            report = await self.service.challenge_computer(
+            challenged = self.service.challenge_computer(
                 game=self.game,
-                guild_id=interaction.guild.id,
+                guild_id=place,
                 channel_id=interaction.channel_id,
                 member_id=interaction.user.id,
                 bot_id=opponent.id,
@@ -182,13 +209,13 @@ class GameCog(LearnCommands, commands.GroupCog):
                 reply=reply_to(interaction),
                 parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
             )
-            await reply_with_report(interaction, report)
+            await self.act(interaction, challenged)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
-        offered = await self.service.challenge(
+        offering = self.service.challenge(
             game=self.game,
-            guild_id=interaction.guild.id,
+            guild_id=place,
             channel_id=interaction.channel_id,
             challenger_id=interaction.user.id,
             opponent_id=opponent.id,
@@ -198,7 +225,7 @@ class GameCog(LearnCommands, commands.GroupCog):
             rated=rated,
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
-        await post_challenge(interaction, offered)
+        await post_challenge(interaction, await in_time(interaction, offering))
 
     async def send_open_challenge(
         self,
@@ -210,8 +237,8 @@ class GameCog(LearnCommands, commands.GroupCog):
     ) -> None:
         """A challenge anyone in the channel may accept, within the rating range when one is given."""
         if interaction.guild is None or interaction.channel_id is None:
-            raise UserError(IN_SERVER_ONLY)
-        offered = await self.service.offer_open(
+            raise UserError("Name your opponent: a challenge to anyone is for a server's channel.")
+        offering = self.service.offer_open(
             game=self.game,
             guild_id=interaction.guild.id,
             channel_id=interaction.channel_id,
@@ -223,29 +250,38 @@ class GameCog(LearnCommands, commands.GroupCog):
             rating_max=rating_range[1],
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
-        await post_challenge(interaction, offered)
+        await post_challenge(interaction, await in_time(interaction, offering))
 
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
     ) -> Game:
-        if interaction.guild_id is None or interaction.channel_id is None:
+        place = place_id(interaction)
+        if place is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
         return await self.service.find_game(
-            self.game, interaction.user.id, interaction.guild_id, interaction.channel_id, game_id, spectate=spectate
+            self.game, interaction.user.id, place, interaction.channel_id, game_id, spectate=spectate
         )
+
+    async def act(self, interaction: discord.Interaction, action: Awaitable[Report]) -> None:
+        """Commit an action and announce it; the interaction is held first if the database keeps the commit past
+        Discord's margin (a lock, a slow server)."""
+        await reply_with_report(interaction, await in_time(interaction, action))
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         found = await self.current_game(interaction, game_id)
-        report = await self.service.play(found.id, interaction.user.id, move, reply=reply_to(interaction), known=found)
-        await reply_with_report(interaction, report)
+        reply = reply_to(interaction)
+        await self.act(interaction, self.service.play(found.id, interaction.user.id, move, reply=reply, known=found))
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
         nothing, and submitting explains why."""
+        chosen = getattr(interaction.namespace, "game", None)
+        if not isinstance(chosen, int) or isinstance(chosen, bool):  # typed text while choosing, or a forgery
+            chosen = None
         try:
-            found = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
+            found = await self.current_game(interaction, chosen)
             state = await self.service.state(found)
-        except UserError:
+        except (UserError, DatabaseUnavailable):  # nothing to offer now; submitting says why
             return None
         if state.to_act != found.side_of(interaction.user.id) or state.chance:
             return None
@@ -263,7 +299,10 @@ class GameCog(LearnCommands, commands.GroupCog):
 
     async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         assert interaction.channel_id is not None
-        candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        try:
+            candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        except DatabaseUnavailable:  # nothing to offer now; submitting says why
+            return []
         choices = []
         for found in candidates:
             label = present.game_label(interaction.locale, found, await display_names(interaction.guild, found))
@@ -283,33 +322,43 @@ class GameCog(LearnCommands, commands.GroupCog):
         return await self.legal_choices(interaction, current)
 
     @app_commands.command(name="board", description="Show the board of a game in this channel.")
-    @public_post_cooldown
-    @app_commands.describe(game="Which game, if several are on.")
-    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @board_cooldown
+    @app_commands.describe(
+        game="Which game, if several are on.",
+        text="Show the position as text (a diagram, the pieces by rows, the legal moves) instead of an image.",
+        private="Show it only to you, in your language (default: to everyone here).",
+    )
+    async def board(
+        self, interaction: discord.Interaction, game: int | None = None, text: bool = False, private: bool = False
+    ) -> None:
         found = await self.current_game(interaction, game, spectate=True)
         state = await self.service.state(found)
-        text = present.report_text(interaction.guild_locale, Report(found, state, [], None))
+        if is_private(found):  # no sweep runs for a DM: a bot's turn a restart lost is taken now, shown as a followup
+            note_interaction(interaction, found)
+            start_bot_turn(interaction.client, found)
+        if text:
+            await send_text_board(interaction, found, state, private=private)
+            return
+        locale = interaction.locale if private else interaction.guild_locale
+        words = present.report_text(locale, Report(found, state, [], None))
         if found.status == GameStatus.FINISHED:
-            text = tr(interaction.guild_locale, "Game #{id} is over.", id=found.id)
+            words = tr(locale, "Game #{id} is over.", id=found.id)
         # Spectators' mentions of the players would ping them for nothing.
         quiet = discord.AllowedMentions.none()
-        await interaction.response.send_message(
-            text, file=await board_file(interaction, found, state), allowed_mentions=quiet
-        )
+        file = await board_file(interaction, found, state, private=private)
+        await interaction.response.send_message(words, file=file, allowed_mentions=quiet, ephemeral=private)
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -329,17 +378,7 @@ class GameCog(LearnCommands, commands.GroupCog):
             )
             or "-"
         )
-        record = game_record(self.entry, found, moves, names)
-        files = [
-            discord.File(
-                io.BytesIO(json.dumps(record, ensure_ascii=False, indent=2).encode()),
-                filename=f"{found.name}-{found.id}.json",
-            ),
-            discord.File(
-                io.BytesIO(readable_record(interaction.locale, self.entry, found, moves, names).encode()),
-                filename=f"{found.name}-{found.id}.txt",
-            ),
-        ]
+        files = await history_files(interaction, self.entry, found, moves, names)
         header = tr(interaction.locale, "Moves of game #{id}:", id=found.id)
         await interaction.response.send_message(clip(f"{header}\n{numbered}"), files=files, ephemeral=True)
 
@@ -348,8 +387,19 @@ class GameCog(LearnCommands, commands.GroupCog):
     @app_commands.describe(
         game="Which game (any game of this server, finished or not).",
         animated="Post the whole game as an animated image instead (default: step through it privately).",
+        record="Or: a game record file (from /history, played anywhere) to replay.",
     )
-    async def replay(self, interaction: discord.Interaction, game: int | None = None, animated: bool = False) -> None:
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: int | None = None,
+        animated: bool = False,
+        record: discord.Attachment | None = None,
+    ) -> None:
+        check_one_source(game, record)
+        if record is not None:
+            await replay_record(interaction, self.entry, record, animated)
+            return
         found = await self.current_game(interaction, game, spectate=True)
         if found.status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
             raise UserError("Game #{id} has not started, so there is nothing to replay.", id=found.id)
@@ -375,23 +425,34 @@ class GameCog(LearnCommands, commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
         found, state, move = await self.service.hint(found.id, interaction.user.id)
         text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
-        await interaction.followup.send(text, file=await board_file(interaction, found, state), ephemeral=True)
+        await interaction.followup.send(
+            text, file=await board_file(interaction, found, state, private=True), ephemeral=True
+        )
 
     @app_commands.command(name="takeback", description="Against the bot: undo your last move and its reply.")
     @app_commands.describe(game="Which game, if you have several.")
     async def takeback(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
-    @app_commands.describe(game="Which game (default: your last finished one here).")
-    async def analyse(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        if interaction.guild_id is None:
+    @app_commands.describe(
+        game="Which game (default: your last finished one here).",
+        record="Or: a game record file (from /history, played anywhere) to analyse.",
+    )
+    async def analyse(
+        self, interaction: discord.Interaction, game: int | None = None, record: discord.Attachment | None = None
+    ) -> None:
+        check_one_source(game, record)
+        if record is not None:
+            await analyse_record(interaction, self.entry, record)
+            return
+        place = place_id(interaction)
+        if place is None:
             raise UserError(IN_SERVER_ONLY)
-        found = await self.service.finished_game(self.game, interaction.user.id, interaction.guild_id, game)
+        found = await self.service.finished_game(self.game, interaction.user.id, place, game)
         await interaction.response.defer(ephemeral=True, thinking=True)  # long: every position is searched
-        mistakes = await self.service.analyse(found.id, interaction.user.id, interaction.guild_id)
+        mistakes = await self.service.analyse(found.id, interaction.user.id, place)
         locale = interaction.locale
         if not mistakes:
             await interaction.followup.send(
@@ -411,7 +472,8 @@ class GameCog(LearnCommands, commands.GroupCog):
                     drop=round(50 * drop),
                 )
             )
-            files.append(await board_file(interaction, found, await self.service.position(found, ply - 1)))
+            position = await self.service.position(found, ply - 1)
+            files.append(await board_file(interaction, found, position, private=True))
         await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True)
 
     @move.autocomplete("game")
@@ -424,55 +486,6 @@ class GameCog(LearnCommands, commands.GroupCog):
     @history.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         return await self.game_choices(interaction, current)
-
-
-RECORD_FORMAT = "abstract-games-bot/game-record/1"
-
-
-def game_record(entry: GameEntry, game: Game, moves: list[str], names: tuple[str, str]) -> dict[str, Any]:
-    """A game as data: options plus every move, dice included, replay it through the engine contract."""
-    return {
-        "format": RECORD_FORMAT,
-        "game": game.name,
-        "title": entry.title,
-        "id": game.id,
-        "options": game.options,
-        "players": list(game.players),
-        "names": list(names),
-        "sides": [str(side) for side in entry.sides],
-        "status": game.status,
-        "rated": game.rated,
-        "chance_moves": [move for move in moves if move.split(" ", 1)[0] in entry.chance_words],
-        "moves": moves,
-        "result": None
-        if game.scores is None
-        else {"winner": game.winner, "reason": game.result_reason, "scores": list(game.scores)},
-    }
-
-
-def readable_record(locale: Any, entry: GameEntry, game: Game, moves: list[str], names: tuple[str, str]) -> str:
-    """The record as a person reads it: a header, then one numbered move per line with who played it."""
-    sides = [f"{tr(locale, entry.sides[side])}: {names[side]}" for side in (0, 1)]
-    options = present.options_text(locale, game.name, game.options)
-    title = present.title(game.name, locale)
-    header = f"{title} #{game.id}"
-    if options:
-        header = tr(locale, "{title} #{id} ({options})", title=title, id=game.id, options=options)
-    lines = [header, *sides, ""]
-    lines += [f"{ply:>4}. {present.logged_move(locale, move)}" for ply, move in enumerate(moves, start=1)]
-    if game.scores is not None:
-        lines += [
-            "",
-            tr(
-                locale,
-                "Final score: {side0} {score0} · {side1} {score1}",
-                side0=sides[0],
-                score0=game.scores[0],
-                side1=sides[1],
-                score1=game.scores[1],
-            ),
-        ]
-    return "\n".join(lines) + "\n"
 
 
 def cog_class(entry: GameEntry) -> type[GameCog]:

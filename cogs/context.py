@@ -8,16 +8,19 @@ once.
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any, cast
 
 import discord
 
+from cogs.places import place_id, settle_place
 from engines import GameState
 from sessions.host import ServiceHost
 from sessions.memory import LruCache
 from sessions.service import Game, GameService
 
+SAME: Any = object()  # a board described in the language it is drawn in
 _names: LruCache[tuple[int, int], str] = LruCache(10_000)
 
 
@@ -32,18 +35,23 @@ def client_service(client: discord.Client) -> GameService:
 
 
 def remember_members(interaction: discord.Interaction) -> None:
-    """Note the display names an interaction carries: its member, and the members its options resolve."""
-    if interaction.guild_id is None:
+    """Note the display names an interaction carries: its member, and the members (in a DM, the users) its options
+    resolve; and settle the language of the place (:func:`cogs.places.settle_place`)."""
+    settle_place(interaction)
+    place = place_id(interaction)
+    if place is None:
         return
-    _names.put((interaction.guild_id, interaction.user.id), interaction.user.display_name)
+    _names.put((place, interaction.user.id), interaction.user.display_name)
     resolved = (interaction.data or {}).get("resolved", {})
     members = resolved.get("members", {})  # type: ignore[union-attr]
     users = resolved.get("users", {})  # type: ignore[union-attr]
-    for user_id, member in members.items():
-        user = users.get(user_id, {})
+    for user_id, user in users.items():
+        member = members.get(user_id, {}) if interaction.guild_id is not None else {}
+        if interaction.guild_id is not None and not member:
+            continue  # not a member of this server: no name to show here
         name = member.get("nick") or user.get("global_name") or user.get("username")
         if name:
-            _names.put((interaction.guild_id, int(user_id)), name)
+            _names.put((place, int(user_id)), name)
 
 
 async def display_names(guild: discord.Guild | None, game: Game) -> tuple[str, str]:
@@ -75,8 +83,15 @@ async def board_image(
     name: str | None = None,
     *,
     locale: Any = None,
+    reader: Any = SAME,
 ) -> discord.File:
     """The board of ``state`` as an attachment, drawn off the event loop, with the players' names and its words
-    in ``locale`` (the server's: a board reads the same wherever it is shown)."""
-    png = await service.render_board(game, state, await display_names(guild, game), locale)
-    return discord.File(io.BytesIO(png), filename=name or f"{game.name}-{game.id}-{len(state.moves)}.png")
+    in ``locale`` (the server's: a board reads the same wherever it is shown), described for screen readers in
+    ``reader``'s language (a private message's reader; by default ``locale``, for a public one)."""
+    names = await display_names(guild, game)
+    png, description = await asyncio.gather(
+        service.render_board(game, state, names, locale),
+        service.describe_board(game, state, names, locale if reader is SAME else reader),
+    )
+    filename = name or f"{game.name}-{game.id}-{len(state.moves)}.png"
+    return discord.File(io.BytesIO(png), filename=filename, description=description)

@@ -15,7 +15,7 @@ from discord.ext import commands, tasks
 from cogs.announce import deliver_now, start_bot_turn
 from cogs.background import BackgroundCog
 from sessions.host import ServiceHost
-from sessions.service import GameService
+from sessions.service import DatabaseUnavailable, GameService
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,8 @@ class HousekeepingCog(BackgroundCog):
             for game in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
                 start_bot_turn(self.bot, game)
             await deliver_now(self.bot)  # post what the sweep wrote now, not at the next round
+        except DatabaseUnavailable:
+            pass  # the next sweep tries again; the tracker has logged the outage once
         except Exception:  # a failed sweep must not stop the next one
             log.exception("Housekeeping sweep failed")
 

@@ -32,14 +32,16 @@ class StatsCog(commands.Cog):
     @app_commands.command(name="stats", description="A member's record and ratings in this server.")
     @app_commands.describe(member="Whose stats (default: yours).")
     @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=False)
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         assert interaction.guild is not None
         target = member or interaction.user
         locale = interaction.locale
         records = await self.service.stats(interaction.guild.id, target.id)
         practice = await self.service.results_against_bot(interaction.guild.id, target.id)
+        solved = await self.service.puzzles.ratings_of(interaction.guild.id, target.id)
         title = tr(locale, "Stats of {name}", name=target.display_name)
-        if not records and not practice:
+        if not records and not practice and not solved:
             description = tr(locale, "No finished games yet.")
         else:
             description = "\n".join(
@@ -67,8 +69,20 @@ class StatsCog(commands.Cog):
                 )
                 for game, level, wins, losses, draws in practice
             )
+            description += "".join(
+                "\n"
+                + tr(
+                    locale,
+                    "**{title}** puzzles: rating {rating}, {solved} of {tried} solved",
+                    title=present.title(game, locale),
+                    rating=rating_text(rating.shown, rating.provisional),
+                    solved=solved_count,
+                    tried=tried,
+                )
+                for game, rating, tried, solved_count in solved
+            )
         await interaction.response.send_message(
-            embed=discord.Embed(title=title, description=description), ephemeral=True
+            embed=discord.Embed(title=title, description=description.strip()), ephemeral=True
         )
 
 
@@ -85,6 +99,7 @@ def leaderboard_cog(host: ServiceHost) -> commands.Cog:
         @app_commands.describe(game="Which game.", season="Which season (default: the running one, or all time).")
         @app_commands.choices(game=game_choices)
         @app_commands.guild_only()
+        @app_commands.allowed_installs(guilds=True, users=False)
         async def leaderboard(
             self, interaction: discord.Interaction, game: app_commands.Choice[str], season: int | None = None
         ) -> None:

@@ -12,6 +12,7 @@ no course has no ``learn`` command.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from typing import Any, ClassVar
@@ -23,6 +24,7 @@ import games
 from cogs import present
 from cogs.announce import reply_with_report
 from cogs.context import remember_members, service_of
+from cogs.places import place_id
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip, printable
 from games import GameEntry
@@ -117,9 +119,13 @@ async def page_message(
         marks["highlight"] = list(page.step.highlight)
     if shown:
         marks["suggestion"] = shown
-    png = await service_of(interaction).render_position(entry.name, state, (names[0], names[1]), locale, **marks)
+    service, shown_names = service_of(interaction), (names[0], names[1])
+    png, description = await asyncio.gather(
+        service.render_position(entry.name, state, shown_names, locale, **marks),
+        service.describe_position(entry.name, state, shown_names, locale),
+    )
     name = f"{entry.name}-lesson-{page.place.lesson}-{page.place.step + 1}.png"
-    message["attachments"] = [discord.File(io.BytesIO(png), filename=name)]
+    message["attachments"] = [discord.File(io.BytesIO(png), filename=name, description=description)]
     return message
 
 
@@ -176,14 +182,15 @@ class AnswerMenu(
     async def callback(self, interaction: discord.Interaction) -> None:
         remember_members(interaction)
         try:
-            if interaction.guild_id is None:
+            place = place_id(interaction)
+            if place is None:
                 raise UserError(IN_SERVER_ONLY)
             entry = _entry(self.game)
             values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
             if not values:
                 raise UserError("Pick a move from the menu.")
             judgement, page = await service_of(interaction).lessons.answer(
-                interaction.guild_id, interaction.user.id, entry.name, self.place, str(values[0])[:100]
+                place, interaction.user.id, entry.name, self.place, str(values[0])[:100]
             )
             await edit_page(interaction, entry, page, judgement_said(judgement))
         except Exception as error:  # a menu has no command tree behind it: answer here
@@ -217,14 +224,15 @@ class LearnButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         remember_members(interaction)
         try:
-            if interaction.guild_id is None or interaction.channel_id is None:
+            place = place_id(interaction)
+            if place is None or interaction.channel_id is None:
                 raise UserError(IN_SERVER_ONLY)
             entry = _entry(self.game)
             lessons = service_of(interaction).lessons
             if self.action == "play":
                 await play_the_bot(interaction, entry)
             elif self.action == "open":
-                page = await lessons.open(interaction.guild_id, interaction.user.id, entry.name, self.place.lesson)
+                page = await lessons.open(place, interaction.user.id, entry.name, self.place.lesson)
                 await edit_page(interaction, entry, page)
             else:
                 await edit_page(interaction, entry, lessons.page(entry.name, self.place), show=True)
@@ -234,14 +242,15 @@ class LearnButton(
 
 async def play_the_bot(interaction: discord.Interaction, entry: GameEntry) -> None:
     """A first real game: the member challenges the bot at level 1 here, as ``/<game> challenge`` does."""
-    assert interaction.guild_id is not None and interaction.channel_id is not None
+    place = place_id(interaction)
+    assert place is not None and interaction.channel_id is not None
     bot = interaction.client.user
     if bot is None or entry.ai is None:
         raise UserError("I cannot play this game myself: challenge a member instead.")
     channel = interaction.channel
     report = await service_of(interaction).challenge_computer(
         game=entry.name,
-        guild_id=interaction.guild_id,
+        guild_id=place,
         channel_id=interaction.channel_id,
         member_id=interaction.user.id,
         bot_id=bot.id,
@@ -287,12 +296,13 @@ class LearnCommands:
         lesson: app_commands.Range[int, 1, 99] | None = None,
         move: str | None = None,
     ) -> None:
-        if interaction.guild_id is None:
+        place = place_id(interaction)
+        if place is None:
             raise UserError(IN_SERVER_ONLY)
         if lesson is not None and move is not None:
             raise UserError("Give either a lesson or a move, not both.")
         lessons = self.service.lessons
-        guild, user, game = interaction.guild_id, interaction.user.id, self.entry.name
+        guild, user, game = place, interaction.user.id, self.entry.name
         said: tuple[Said, ...] = ()
         if lesson is not None:
             page = await lessons.open(guild, user, game, lessons.lesson_key(game, lesson))
@@ -327,9 +337,10 @@ class LearnCommands:
     async def answer_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        if interaction.guild_id is None or self.entry.course is None:
+        place = place_id(interaction)
+        if place is None or self.entry.course is None:
             return []
-        page = await self.service.lessons.resume(interaction.guild_id, interaction.user.id, self.entry.name)
+        page = await self.service.lessons.resume(place, interaction.user.id, self.entry.name)
         if page.done:
             return []
         wanted = current.lower().replace(" ", "").replace(",", "")

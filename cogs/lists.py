@@ -133,6 +133,7 @@ async def open_challenge_lines(interaction: discord.Interaction, service: GameSe
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
 class GamesCog(commands.GroupCog, group_name="games", group_description="The games on in this server."):
     def __init__(self, host: ServiceHost) -> None:
         self.host = host

@@ -14,6 +14,8 @@ import discord
 
 from cogs.challenges import post_challenge
 from cogs.context import remember_members, service_of
+from cogs.deadline import in_time
+from cogs.places import place_id
 from cogs.tree import IN_SERVER_ONLY, answer_error
 from locales import N_, tr
 from sessions.service import Report, UserError
@@ -39,12 +41,13 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
     async def callback(self, interaction: discord.Interaction) -> None:
         remember_members(interaction)
         try:
-            if interaction.guild_id is None or interaction.channel_id is None:
+            place = place_id(interaction)
+            if place is None or interaction.channel_id is None:
                 raise UserError(IN_SERVER_ONLY)
-            game = await service_of(interaction).rematch(
-                self.game_id, interaction.user.id, guild_id=interaction.guild_id, channel_id=interaction.channel_id
+            offering = service_of(interaction).rematch(
+                self.game_id, interaction.user.id, guild_id=place, channel_id=interaction.channel_id
             )
-            await post_challenge(interaction, game)
+            await post_challenge(interaction, await in_time(interaction, offering))
         except Exception as error:  # a button has no command tree behind it: answer here
             await answer_error(interaction, error)
 

@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 import discord
 
 from cogs import present
-from cogs.context import board_image, display_names, service_of
+from cogs.context import board_image, display_names, remember_members, service_of
+from cogs.places import place_id
 from cogs.tree import answer_error
 from locales import N_, tr
 from sessions.service import Game
@@ -45,9 +46,11 @@ class ReplayButton(
         return cls(int(match["game_id"]), int(match["ply"]), match["slot"], locale=interaction.locale)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        remember_members(interaction)  # in a DM: the place's language
         try:
-            assert interaction.guild_id is not None
-            game = await service_of(interaction).game(self.game_id, interaction.guild_id)
+            place = place_id(interaction)
+            assert place is not None
+            game = await service_of(interaction).game(self.game_id, place)
             content, file, view = await position_message(interaction, game, self.ply)
             await interaction.response.edit_message(content=content, attachments=[file], view=view)
         except Exception as error:  # a button has no command tree behind it: answer here
@@ -83,12 +86,16 @@ async def position_message(
             move=present.logged_move(locale, moves[ply - 1]),
         )
     name = f"{game.name}-{game.id}-replay-{ply}.png"
-    file = await board_image(interaction.guild, service, game, state, name, locale=interaction.guild_locale)
+    file = await board_image(
+        interaction.guild, service, game, state, name, locale=interaction.guild_locale, reader=interaction.locale
+    )
     return text, file, replay_view(game.id, ply, len(moves), locale)
 
 
 async def animation_file(interaction: discord.Interaction, game: Game) -> tuple[discord.File, int]:
     """The whole game as a looping GIF, a frame per ply plus the start; drawn off the event loop."""
     names = await display_names(interaction.guild, game)
-    gif, frames = await service_of(interaction).animation(game, names, interaction.guild_locale)
-    return discord.File(io.BytesIO(gif), filename=f"{game.name}-{game.id}-replay.gif"), frames
+    service = service_of(interaction)
+    gif, frames = await service.animation(game, names, interaction.guild_locale)
+    description = await service.describe_animation(game, frames, names, interaction.guild_locale)
+    return discord.File(io.BytesIO(gif), filename=f"{game.name}-{game.id}-replay.gif", description=description), frames

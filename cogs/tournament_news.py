@@ -21,7 +21,7 @@ from cogs.tournament_words import board_line, move_time, points_text, signup_tex
 from cogs.tree import clip
 from locales import N_, tr
 from sessions.service import Bulletin, GameService, Notice
-from sessions.tournaments import TournamentView
+from sessions.tournaments import TournamentView, shown
 from sessions.vocabulary import AnnouncementKind
 
 log = logging.getLogger(__name__)
@@ -49,13 +49,37 @@ def _locale(client: discord.Client, guild_id: int) -> Any:
 
 
 async def standings_file(
-    client: discord.Client, service: GameService, view: TournamentView, subtitle: str, locale: Any
+    client: discord.Client,
+    service: GameService,
+    view: TournamentView,
+    subtitle: str,
+    locale: Any,
+    reader: Any = None,
 ) -> discord.File:
-    """The standings as an image, the players by their names in the server."""
+    """The standings as an image, the players by their names in the server, drawn in ``locale``'s language and
+    described (its alt text, for screen readers) in ``reader``'s (default: the same)."""
     guild = client.get_guild(view.tournament.guild_id)
     names = {row.player: await display_name(guild, view.tournament.guild_id, row.player) for row in view.standings}
     png = await service.standings_image(view, names, subtitle, locale)
-    return discord.File(io.BytesIO(png), filename=f"tournament-{view.tournament.id}-standings.png")
+    reader = locale if reader is None else reader
+    rows = tr(reader, "; ").join(
+        tr(
+            reader,
+            "{place}. {player}, {points}, Buchholz {buchholz}, S-B {sb}",
+            place=row.place,
+            player=names[row.player],
+            points=points_text(reader, row.points),
+            buchholz=shown(row.buchholz),
+            sb=shown(row.sonneborn_berger),
+        )
+        for row in view.standings
+    )
+    description = tr(
+        reader, "Standings of {name} ({subtitle}): {rows}", name=view.tournament.name, subtitle=subtitle, rows=rows
+    )
+    return discord.File(
+        io.BytesIO(png), filename=f"tournament-{view.tournament.id}-standings.png", description=clip(description, 1024)
+    )
 
 
 async def deliver_paired(client: discord.Client, notice: Notice) -> int | None:

@@ -312,7 +312,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
                     lines.append(board_line(locale, found, board, thread_id) + done)
             subtitle = view_heading(interaction.guild_locale, view).replace("**", "")
             files.append(
-                await standings_file(interaction.client, self.service, view, subtitle, interaction.guild_locale)
+                await standings_file(
+                    interaction.client, self.service, view, subtitle, interaction.guild_locale, interaction.locale
+                )
             )
         await interaction.followup.send(
             clip("\n".join(lines)), files=files, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -104,6 +104,19 @@ class GameEntry:
         renderer's marks (``highlight=``, ``suggestion=``, ``played=``: docs/boards.md) when given."""
         return _module(self.renderer).render(state, names, language, **marks)
 
+    def alt_text(
+        self, state: GameState, names: tuple[str, str], language: str = "en", last_move: str | None = None
+    ) -> str | None:
+        """The board image's description for a screen reader (at most 1,024 characters), or None when the
+        renderer has no words (a game registered without them: the caller falls back to a generic description)."""
+        describe = getattr(_module(self.renderer), "alt_text", None)
+        return None if describe is None else describe(state, names, language, last_move)
+
+    def text_board(self, state: GameState, names: tuple[str, str], language: str = "en") -> str | None:
+        """The position as one message (at most 2,000 characters), or None when the renderer has no words."""
+        write = getattr(_module(self.renderer), "text_board", None)
+        return None if write is None else write(state, names, language)
+
     def messages(self) -> Iterator[str]:
         """Every catalogue msgid this entry declares, for the translation checks."""
         yield self.description

@@ -1,10 +1,11 @@
 """Announcing what was committed: the outbox rows an action writes, and this process's own replies.
 
 Every action writes its announcement in the same transaction (``storage/outbox.py``). The member's own reply
-carries it (the cog says so with :meth:`Announcements.delivered`); the next action on the game waits a moment for
-that reply, so announcements come in order. This process knows whether the replies of the actions it committed
-are out; for any other action (a restart, another process) it asks the outbox. Whatever no reply delivered,
-:mod:`sessions.delivery` hands to the outbox worker.
+carries it (the cog says so with :meth:`Announcements.sending`, then :meth:`Announcements.delivered`); the next
+action on the game waits a moment for that reply to be on its way, so announcements come in order, and then goes
+on whatever became of it: the previous action is committed, and a reply that truly failed is the outbox's. This
+process knows whether the replies of the actions it committed are out; for any other action (a restart, another
+process) it asks the outbox. Whatever no reply delivered, :mod:`sessions.delivery` hands to the outbox worker.
 """
 
 from __future__ import annotations
@@ -17,14 +18,19 @@ from typing import Any
 
 from sessions.game import Game, PlayedMove, ReplyTo
 from sessions.memory import LruCache
-from sessions.refusal import UserError
 from sessions.table import STATE_CACHE_SIZE, Table
 from sessions.vocabulary import FOLLOW_THE_GAME, REPORTED, AnnouncementKind, ReportKind
+from storage.faults import DatabaseUnavailable
 from storage.outbox import Announce, AnnouncementRow
 
 log = logging.getLogger(__name__)
 
-ANNOUNCE_WAIT = 1.5  # seconds an action waits for the previous move's reply (Discord wants an answer within 3)
+# Seconds an action waits for the previous move's reply to be on its way (Discord wants an answer within 3), then
+# goes on: the previous action is committed, and the outbox delivers a reply that truly failed.
+ANNOUNCE_WAIT = 1.0
+MARK_RETRY_FIRST = 0.5  # seconds before a batch of marks that met an unavailable database is written again ...
+MARK_RETRY_LAST = 10.0  # ... doubling up to this
+FLUSH_LIMIT = 5.0  # seconds closing waits for the marks still queued; the outbox worker finds the rest
 
 
 @dataclass
@@ -36,6 +42,7 @@ class Announcing:
     announcement_id: int
     until: float  # the end of its grace (the service's clock): past it, the outbox worker owns it
     delivered: bool = False
+    sent: bool = False  # the reply's request went out: what follows it lands after it
 
 
 class Announcements:
@@ -75,6 +82,13 @@ class Announcements:
         until = self._table.clock() + self._grace(reply)
         self._announcing.put(game.id, Announcing(game.ply, announcement_id, until))
 
+    def sending(self, game_id: int, announcement_id: int) -> None:
+        """The acting member's reply to this announcement is being sent: Discord takes it when the request
+        arrives, however slow its answer, so the next action need not wait for that answer to keep the order."""
+        known = self._announcing.get(game_id)
+        if known is not None and known.announcement_id == announcement_id:
+            known.sent = True
+
     def delivered(self, game_id: int | None, announcement_id: int, message_id: int | None) -> None:
         """The acting member's reply carried this announcement of ``game_id``: the game may go on at once. The
         mark is written by one background task, with the marks of the replies sent meanwhile, in one transaction.
@@ -88,35 +102,52 @@ class Announcements:
             self._marking = asyncio.create_task(self._write_deliveries(), name="mark announcements delivered")
 
     async def _write_deliveries(self) -> None:
+        """Write the queued marks, a batch at a time. A batch that meets an unavailable database is kept and
+        written again after a pause (never dropped: the outbox worker would otherwise find each reply again); the
+        tracker has logged the outage."""
+        pause = MARK_RETRY_FIRST
         while self._deliveries:
             batch, self._deliveries = self._deliveries, []
             try:
                 await self._table.db.mark_all_delivered(batch, time.time())
-            except Exception:  # the outbox worker will find these replies and mark them
+            except DatabaseUnavailable:
+                self._deliveries = batch + self._deliveries
+                await asyncio.sleep(pause)
+                pause = min(MARK_RETRY_LAST, 2 * pause)
+                continue
+            except Exception:  # a bug, not an outage: the outbox worker will find these replies and mark them
                 log.exception("Could not mark %d announcements delivered", len(batch))
+            pause = MARK_RETRY_FIRST
 
-    async def flush(self) -> None:
-        """Wait until every delivery noted so far is written (before closing the database)."""
+    async def flush(self, limit: float = FLUSH_LIMIT) -> None:
+        """Wait until every delivery noted so far is written (before closing the database), for at most
+        ``limit`` seconds: with the database down, what is left is the outbox worker's after a restart."""
+        deadline = asyncio.get_running_loop().time() + limit
         while self._marking is not None and not self._marking.done():
-            await asyncio.gather(self._marking, return_exceptions=True)
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                self._marking.cancel()
+                await asyncio.gather(self._marking, return_exceptions=True)
+                log.warning("Closing with %d delivery marks unwritten; the outbox finds them", len(self._deliveries))
+                return
+            await asyncio.wait({self._marking}, timeout=left)
 
     async def wait(self, game_id: int, limit: float = ANNOUNCE_WAIT, ply: int | None = None) -> None:
-        """Let the last move's own reply land before the next action (a quick opponent, a double click), so
-        announcements come in order; past ``limit`` seconds, say so instead of keeping the member waiting.
+        """Let the last move's own reply get on its way before the next action (a quick opponent, a double
+        click), so announcements come in order; past ``limit`` seconds go on all the same: that action is
+        committed, and if its reply truly failed the outbox delivers it. Never refuses.
 
         When this process wrote the game's last action (at ``ply``), it knows whether that reply is out: no query.
         Otherwise (a restart, another process) the outbox is asked."""
         waited = 0.0
-        while await self._awaited(game_id, ply):
-            if waited >= limit:
-                raise UserError("The last move is still being announced. Look again in a moment.")
+        while waited < limit and await self._awaited(game_id, ply):
             await asyncio.sleep(0.05)
             waited += 0.05
 
     async def _awaited(self, game_id: int, ply: int | None) -> bool:
         known = self._announcing.get(game_id)
         if known is not None and ply is not None and known.ply == ply:
-            return not known.delivered and known.until > self._table.clock()
+            return not (known.delivered or known.sent) and known.until > self._table.clock()
         return any(self._being_announced(pending) for pending in await self._table.db.pending_for_game(game_id))
 
     def _being_announced(self, pending: AnnouncementRow) -> bool:

@@ -9,6 +9,7 @@ dice in one transaction, with the first board's announcement.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import ai
@@ -152,11 +153,13 @@ class Challenges:
             played = advance(state, self._table.draw)
             announce = self._announcements.of_report(ReportKind.START, played, user_id, reply)
             opening = [(p.move, p.player, None) for p in played]
-            ids = await self._table.db.activate_announced(game_id, self._table.clock(), opening, announce)
+            now = self._table.clock()
+            ids = await self._table.db.activate_announced(game_id, now, opening, announce)
             if ids is None:
                 raise UserError("This challenge is no longer open.")
             self._table.remember(game_id, len(played), state)
-            game = await self._table.game(game_id)
+            # The row as the commit left it, without reading it again: past the commit nothing may fail.
+            game = replace(game, status=GameStatus.ACTIVE, started_at=now, last_move_at=now, ply=len(played))
             self._announcements.committed(game, ids[-1], reply)
             return Report(game, state, played, None, ids[-1], ReportKind.START, user_id)
 
@@ -202,7 +205,7 @@ class Challenges:
             ids = await self._table.db.transition_announced(game_id, GameStatus.CHALLENGE, status, now, announce)
             if ids is None:
                 raise UserError("This challenge is no longer open.")
-            return await self._table.game(game_id), ids[-1]
+            return replace(game, status=status), ids[-1]  # as committed: nothing is read after the commit
 
     async def _expire(self, game_id: int) -> bool:
         expiry = Announce(AnnouncementKind.EXPIRY)

@@ -2,25 +2,42 @@
 
 The searches run in the worker pool of :mod:`sessions.thinking`; the bot's moves are committed by
 :class:`sessions.turns.Turns`, as a member's are, with their announcements, and returned as reports for the cog
-to announce.
+to announce. A search whose worker dies is run again at once, a few times (``SEARCH_ATTEMPTS``); when every
+attempt failed the turn raises :class:`BotCannotMove`, so the game can say so (once per spell), and the sweep tries
+again later.
 """
 
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 import games
 from engines import GameState
+from locales import N_
 from sessions.announcements import Announcements
 from sessions.game import Game, PlayedMove, ReplyTo, Report, title_of
 from sessions.log import TAKEBACK
 from sessions.refusal import UserError
 from sessions.table import Table
-from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker
+from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker, ThinkingFailed
 from sessions.turns import Turns
 from sessions.vocabulary import GameStatus, MoveKind
 
 ANALYSIS_NOISE = 0.05  # value drops smaller than this are the search's own noise, not mistakes
+THINKING_FAILED = N_("I cannot think right now: my search process stopped. Please try again in a moment.")
+
+
+class BotCannotMove(Exception):
+    """The bot's search failed every attempt (its worker processes died): ``reports`` are the actions committed
+    before it (a die rolled, say), still to announce; ``first`` is True the first time in a row for this game,
+    so the game is told once, not at every retry."""
+
+    def __init__(self, game: Game, reports: list[Report], *, first: bool) -> None:
+        super().__init__(f"the bot cannot move in game {game.id} now")
+        self.game = game
+        self.reports = reports
+        self.first = first
 
 
 class ComputerPlayer:
@@ -30,6 +47,7 @@ class ComputerPlayer:
         self._announcements = announcements
         self.thinker = thinker
         self._thinking: set[int] = set()  # games whose bot move is being searched in this process
+        self._stuck: set[int] = set()  # games whose bot turn failed and has not moved since (told once)
 
     async def games_to_move(self, guild_ids: list[int] | None = None) -> list[Game]:
         """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
@@ -47,7 +65,8 @@ class ComputerPlayer:
     async def play(self, game_id: int) -> list[Report]:
         """The bot's turn in a game against it: it rolls its own dice through the session's draws, and its
         moves are searched in the worker pool. Each action is committed with its announcement and reported. A
-        turn that cannot go on now (a reply still being announced, a race) is left to the next sweep."""
+        turn that cannot go on now (a race) is left to the next sweep; a search that failed every attempt raises
+        :class:`BotCannotMove`."""
         if game_id in self._thinking:
             return []
         self._thinking.add(game_id)
@@ -57,10 +76,11 @@ class ComputerPlayer:
                 game = await self._table.game(game_id)
                 state = await self._table.state(game)
                 if game.status != GameStatus.ACTIVE or not game.against_bot or state.to_act != game.ai_side:
+                    self._stuck.discard(game_id)
                     return reports
                 bot_id = game.players[state.to_act]
-                # The bot is never in a hurry: it lets the member's reply land however slow Discord is; past the
-                # grace the outbox has taken that announcement over, so this wait always ends.
+                # The bot is never in a hurry: it lets the member's reply get on its way however slow Discord is;
+                # past the grace the outbox has taken that announcement over, so this wait always ends.
                 limit = self._table.settings.announce_grace + 1
                 await self._announcements.wait(game_id, limit=limit, ply=game.ply)
                 if state.chance:
@@ -68,8 +88,14 @@ class ComputerPlayer:
                     continue
                 level = game.ai_level or DEFAULT_LEVEL
                 entry = games.find(game.name)
-                move = await self.thinker.move(entry, game.options, state.moves, level, secrets.randbits(32))
+                try:
+                    move = await self.thinker.move(entry, game.options, state.moves, level, secrets.randbits(32))
+                except ThinkingFailed as error:
+                    first = game_id not in self._stuck
+                    self._stuck.add(game_id)
+                    raise BotCannotMove(game, reports, first=first) from error
                 reports.append(await self._turns.play(game_id, bot_id, move))
+                self._stuck.discard(game_id)
         except UserError:
             return reports
         finally:
@@ -102,7 +128,10 @@ class ComputerPlayer:
         if state.chance:
             raise UserError("Roll the die first with /{game} roll.", game=game.name)
         entry = games.find(game.name)
-        move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, secrets.randbits(32))
+        try:
+            move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, secrets.randbits(32))
+        except ThinkingFailed as error:
+            raise UserError(THINKING_FAILED) from error
         state.play(move)
         return game, state, move
 
@@ -114,10 +143,19 @@ class ComputerPlayer:
             raise UserError("You can analyse only your own games.")
         if game.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=game.id)
-        entry = games.find(game.name)
-        if entry.ai is None:
-            raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(game.name))
         moves = (await self._table.state(game)).moves  # the moves in force: takebacks undone
-        judged = await self.thinker.analysis(entry, game.options, moves, self._table.settings.analysis_seconds)
+        return await self.analyse_moves(game.name, game.options, moves)
+
+    async def analyse_moves(
+        self, name: str, options: dict[str, Any], moves: list[str]
+    ) -> list[tuple[int, str, str, float]]:
+        """The same analysis of any game of ``name`` given as its moves (a record played elsewhere, say)."""
+        entry = games.find(name)
+        if entry.ai is None:
+            raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(name))
+        try:
+            judged = await self.thinker.analysis(entry, options, moves, self._table.settings.analysis_seconds)
+        except ThinkingFailed as error:
+            raise UserError(THINKING_FAILED) from error
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])

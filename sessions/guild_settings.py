@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import games
@@ -19,7 +19,11 @@ from sessions.refusal import UserError
 from sessions.table import Table
 
 CHALLENGE_MINUTES = (1, 1440)  # a minute to a day: shorter cannot be answered, longer clutters the channel
-REMINDER_HOURS = (1, 168)  # an hour to a week; a timeout win may be claimed after twice this
+REMINDER_HOURS = (1, 168)
+DAILY_HOURS = (
+    0,
+    23,
+)  # the hour (UTC) a daily puzzle is posted  # an hour to a week; a timeout win may be claimed after twice this
 SETTINGS_TTL = 2.0  # seconds a process may use a server's settings before reading them again
 
 
@@ -39,6 +43,7 @@ class GuildSettings:
     threads: bool
     challenge_minutes: float
     reminder_hours: float
+    daily_puzzles: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # game -> (channel, hour UTC)
 
     @property
     def challenge_ttl(self) -> float:
@@ -62,6 +67,11 @@ def merge(defaults: Defaults, chosen: dict[str, Any], registered: list[str]) -> 
         threads=defaults.threads if chosen.get("threads") is None else bool(chosen["threads"]),
         challenge_minutes=chosen.get("challenge_minutes") or defaults.challenge_minutes,
         reminder_hours=chosen.get("reminder_hours") or defaults.reminder_hours,
+        daily_puzzles={
+            game: (int(channel), int(hour))
+            for game, (channel, hour) in (chosen.get("daily_puzzles") or {}).items()
+            if game in registered
+        },
     )
 
 
@@ -93,6 +103,18 @@ def _within(column: str, bounds: tuple[int, int], refusal: str) -> Change:
     return change
 
 
+def _daily_puzzle(stored: Mapping[str, Any], value: tuple[str, int | None, int]) -> dict[str, Any]:
+    """(game, channel or None for none, hour UTC): where and when the game's daily puzzle is posted."""
+    game, channel, hour = value
+    games.find(game)
+    if not 0 <= hour <= DAILY_HOURS[1]:
+        raise UserError(N_("Choose an hour between {low} and {high}."), low=DAILY_HOURS[0], high=DAILY_HOURS[1])
+    daily = {name: where for name, where in (stored.get("daily_puzzles") or {}).items() if name != game}
+    if channel is not None:
+        daily[game] = [str(channel), hour]
+    return {"daily_puzzles": daily or None}
+
+
 CHANGES: dict[str, Change] = {
     "game": _turn_game,  # (game, enabled)
     "channel": _allow_channel,  # (channel id, allowed)
@@ -101,6 +123,7 @@ CHANGES: dict[str, Change] = {
         "challenge_minutes", CHALLENGE_MINUTES, N_("Choose between {low} and {high} minutes.")
     ),
     "reminder_hours": _within("reminder_hours", REMINDER_HOURS, N_("Choose between {low} and {high} hours.")),
+    "daily_puzzle": _daily_puzzle,  # (game, channel or None, hour)
 }
 
 

@@ -25,6 +25,7 @@ This class builds them and names, once, which part answers each call; the databa
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Callable
@@ -34,12 +35,14 @@ from typing import Any
 import games
 from engines import GameState
 from locales import language_of
+from puzzles.mining import Budgets
 from render.standings import render as render_standings
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
 from sessions.clocks import Clocks
-from sessions.computer import ComputerPlayer
+from sessions.computer import BotCannotMove, ComputerPlayer
+from sessions.daily_puzzles import DailyPuzzles
 from sessions.delivery import Bulletin, Delivery, Notice
 from sessions.drawing import Drawer
 from sessions.finding import Finder
@@ -47,6 +50,8 @@ from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
 from sessions.lessons import LessonPage, Lessons
 from sessions.open_challenges import OpenChallenges
+from sessions.puzzle_mining import PuzzleMining
+from sessions.puzzles import Puzzles
 from sessions.records import Records
 from sessions.refusal import UserError
 from sessions.seasons import Seasons
@@ -55,7 +60,8 @@ from sessions.thinking import Thinker
 from sessions.tournaments import Tournaments, TournamentView, standings_picture
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
-from storage.database import Database
+from sessions.words import alt_text, animation_alt_text, text_board
+from storage.database import Database, DatabaseUnavailable
 from storage.engine import DEFAULT_URL as DEFAULT_DATABASE_URL
 
 
@@ -84,6 +90,11 @@ class GameService:
         self.tournaments = Tournaments(table, records, turns, announcements, server_settings, self.drawer.run)
         self.seasons = Seasons(table)
         self.lessons = Lessons(table)
+        # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
+        # parts, like ``admin``.
+        self.puzzles = Puzzles(table, computer.thinker)
+        self.puzzle_mining = PuzzleMining(table, Budgets.deep_seconds(table.settings.puzzle_seconds))
+        self.daily_puzzles = DailyPuzzles(table, delivery.worker)
 
         # Which part answers each call.
         self.game, self.state, self.moves = table.game, table.state, table.moves
@@ -102,7 +113,12 @@ class GameService:
         self.due_reminders, self.run_clocks = turns.due_reminders, clocks.run
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
-        self.delivered, self.flush_deliveries = announcements.delivered, announcements.flush
+        self.analyse_moves = computer.analyse_moves
+        self.sending, self.delivered, self.flush_deliveries = (
+            announcements.sending,
+            announcements.delivered,
+            announcements.flush,
+        )
         self.follow_thread = announcements.follow_thread
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports
         self.settings_for, self.change_settings = server_settings.settings_for, server_settings.change
@@ -117,6 +133,7 @@ class GameService:
     async def close(self) -> None:
         """Stop the worker pools, write the deliveries still queued, and close the database."""
         self._computer.thinker.close()
+        self.puzzle_mining.close()
         self.drawer.close()
         await self._announcements.flush()
         await self._table.db.close()
@@ -169,6 +186,31 @@ class GameService:
         the event loop, its headings in ``locale``'s language."""
         return await self.drawer.run(render_standings, standings_picture(view, names, subtitle), language_of(locale))
 
+    async def describe_board(
+        self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, last_move: str | None = None
+    ) -> str:
+        """What a screen reader says for the board image of ``state`` (its attachment's description), in
+        ``locale``'s language: written in a thread, as a 19x19 board's words take a few milliseconds."""
+        entry, language = games.find(game.name), language_of(locale)
+        return await asyncio.to_thread(alt_text, entry, state.copy(), names, language, last_move)
+
+    async def describe_position(
+        self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, last_move: str | None = None
+    ) -> str:
+        """:meth:`describe_board` for a position of no stored game (a lesson's, a puzzle's)."""
+        entry, language = games.find(game), language_of(locale)
+        return await asyncio.to_thread(alt_text, entry, state.copy(), names, language, last_move)
+
+    async def describe_animation(self, game: Game, frames: int, names: tuple[str, str], locale: Any = None) -> str:
+        """The description of the game's animation (:meth:`animation`): what it is, then its last position."""
+        entry, state = games.find(game.name), await self._table.position(game, game.ply)
+        return await asyncio.to_thread(animation_alt_text, entry, game.id, frames, state, names, language_of(locale))
+
+    async def board_text(self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None) -> str:
+        """The position as one message in ``locale``'s language (``/<game> board text:true``)."""
+        entry, language = games.find(game.name), language_of(locale)
+        return await asyncio.to_thread(text_board, entry, state.copy(), names, language)
+
     def held(self) -> tuple[int, int]:
         """How many games' states and locks this process holds now (both bounded: bench/memory.py)."""
         return self._table.held()
@@ -177,7 +219,9 @@ class GameService:
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "MAX_OPEN_CHALLENGES",
+    "BotCannotMove",
     "Bulletin",
+    "DatabaseUnavailable",
     "Ending",
     "Finish",
     "Game",

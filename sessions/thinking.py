@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -21,8 +22,15 @@ from engines import GameState
 from games import GameEntry
 from sessions.workers import worker_pool
 
+log = logging.getLogger(__name__)
+
 DEFAULT_LEVEL = 2
 HINT_LEVEL = 3  # "the level-3 suggestion": strong enough to teach, quick enough to ask for often
+SEARCH_ATTEMPTS = 3  # a search whose worker died is run again at once, on new workers, this many times in all
+
+
+class ThinkingFailed(RuntimeError):
+    """Every attempt at a search lost its worker process (killed, out of memory): nothing was decided."""
 
 
 def _position(engine: str, options: dict[str, Any], moves: list[str]) -> GameState:
@@ -95,15 +103,21 @@ class Thinker:
     ) -> list[tuple[int, str, str, float]]:
         return await self._run(judge, *_paths(entry), options, moves, budget)  # type: ignore[no-any-return]
 
+    async def run(self, job: Callable[..., Any], *args: Any) -> Any:
+        """Any job of the AI's (a module-level function, its arguments data) in the pool: a puzzle's search."""
+        return await self._run(job, *args)
+
     async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
-        pool = self._executor()
-        try:
-            return await self._submit(pool, job, *args)
-        except BrokenProcessPool:  # a worker was killed (out of memory, by hand): new workers, and the job again
-            if self._pool is pool:
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-            return await self._submit(self._executor(), job, *args)
+        for attempt in range(1, SEARCH_ATTEMPTS + 1):
+            pool = self._executor()
+            try:
+                return await self._submit(pool, job, *args)
+            except BrokenProcessPool:  # a worker was killed (out of memory, by hand): new workers, and the job again
+                if self._pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+                log.warning("A search worker died (attempt %d of %d)", attempt, SEARCH_ATTEMPTS)
+        raise ThinkingFailed(f"the search lost its worker {SEARCH_ATTEMPTS} times")
 
     @staticmethod
     async def _submit(pool: ProcessPoolExecutor, job: Callable[..., Any], *args: Any) -> Any:

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from storage.engine import Body, T
 from storage.outbox import Announce, insert_announcements
+from storage.puzzles import forget_puzzles
 from storage.rows import OPEN, GameStatus
 from storage.schema import (
     admin_audit,
@@ -23,7 +24,14 @@ from storage.schema import (
     records,
 )
 
-SETTING_COLUMNS = ("disabled_games", "allowed_channels", "threads", "challenge_minutes", "reminder_hours")
+SETTING_COLUMNS = (
+    "disabled_games",
+    "allowed_channels",
+    "threads",
+    "challenge_minutes",
+    "reminder_hours",
+    "daily_puzzles",
+)
 
 
 @dataclass(frozen=True)
@@ -198,6 +206,7 @@ class AdminQueries:
             gone_records = connection.execute(
                 sa.delete(records).where(records.c.guild_id == guild_id, records.c.user_id == member_id)
             )
+            forget_puzzles(connection, guild_id, member_id, anonymous_id)
             connection.execute(
                 sa.delete(lesson_progress).where(
                     lesson_progress.c.guild_id == guild_id, lesson_progress.c.user_id == member_id

@@ -28,6 +28,7 @@ from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
 from storage.lessons import LessonQueries, ProgressRow
 from storage.migrate import upgrade_url
 from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
+from storage.puzzles import PuzzleQueries
 from storage.rows import (
     OPEN_SEAT,
     OUTCOMES,
@@ -79,7 +80,7 @@ __all__ = [
 ]
 
 
-class Database(OutboxQueries, AdminQueries, LessonQueries, CompetitionQueries):
+class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries, CompetitionQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name

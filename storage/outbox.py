@@ -192,6 +192,16 @@ class OutboxQueries:
         )
         return await self.write(lambda connection: connection.execute(update).rowcount == 1)
 
+    async def claiming_workers(self: _Storage, now: float) -> list[str]:
+        """The workers that hold a claim on an undelivered announcement now (their lease not lapsed)."""
+        a = announcements
+        rows = await self._rows(
+            sa.select(a.c.claimed_by)
+            .where(a.c.delivered_at.is_(None), a.c.claimed_by.is_not(None), a.c.claimed_until > now)
+            .distinct()
+        )
+        return sorted(row["claimed_by"] for row in rows)
+
     async def release_claims(self: _Storage, worker_id: str, announcement_ids: Iterable[int] | None = None) -> int:
         """Give back ``worker_id``'s claims on undelivered announcements (those of ``announcement_ids``, or all of
         them) without counting an attempt: they are due again at once, for any worker. For a round that stops

@@ -234,6 +234,7 @@ guild_settings = sa.Table(
     sa.Column("challenge_minutes", sa.Integer),
     sa.Column("reminder_hours", sa.Integer),
     sa.Column("updated_at", Time, nullable=False),
+    sa.Column("daily_puzzles", Json),  # {game: [channel id, hour in UTC]}: where and when its daily puzzle is posted
     sa.CheckConstraint("challenge_minutes BETWEEN 1 AND 1440", name="guild_settings_challenge_minutes"),
     sa.CheckConstraint("reminder_hours BETWEEN 1 AND 168", name="guild_settings_reminder_hours"),
 )
@@ -371,3 +372,112 @@ lesson_progress = sa.Table(
     sa.Column("completed_at", Time),
     sa.Column("updated_at", Time, nullable=False),
 )
+
+# Puzzles (issue 20): positions mined from finished games and the bot's self-play where one move keeps the win.
+# A puzzle is rated like a player (mu, sigma); ``guild_id`` is the server whose game it came from (offered only
+# there), NULL for the bot's self-play (offered everywhere). ``position_key`` keeps one copy of a position.
+puzzles = sa.Table(
+    "puzzles",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("position_key", sa.Text, nullable=False, unique=True),
+    sa.Column("guild_id", sa.BigInteger),
+    sa.Column("source_game_id", sa.BigInteger),
+    sa.Column("seed", sa.BigInteger),
+    sa.Column("ply", sa.Integer, nullable=False),
+    sa.Column("options", Json, nullable=False),
+    sa.Column("moves", Json, nullable=False),
+    sa.Column("solver", sa.Integer, nullable=False),
+    sa.Column("solution", Json, nullable=False),
+    sa.Column("steps", Json, nullable=False),
+    sa.Column("margin", sa.Double, nullable=False),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False),
+    sa.Column("created_at", Time, nullable=False),
+    sqlite_autoincrement=True,
+)
+sa.Index("puzzles_by_game_rating", puzzles.c.game, puzzles.c.mu)
+
+# A member's go at a puzzle: ``step`` solution moves played so far; open -> solved (no mistake), failed (a
+# mistake, or given up) or left (another puzzle started before any move: unrated). One per member and puzzle.
+ATTEMPT_STATUSES = ("open", "solved", "failed", "left")
+puzzle_attempts = sa.Table(
+    "puzzle_attempts",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("guild_id", sa.BigInteger, nullable=False),
+    sa.Column("user_id", sa.BigInteger, nullable=False),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("puzzle_id", Id, sa.ForeignKey("puzzles.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("mistakes", sa.Integer, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("started_at", Time, nullable=False),
+    sa.Column("finished_at", Time),
+    sa.CheckConstraint(f"status IN ({', '.join(repr(s) for s in ATTEMPT_STATUSES)})", name="puzzle_attempts_status"),
+    sqlite_autoincrement=True,
+)
+sa.Index(
+    "puzzle_attempts_once",
+    puzzle_attempts.c.guild_id,
+    puzzle_attempts.c.user_id,
+    puzzle_attempts.c.puzzle_id,
+    unique=True,
+)
+sa.Index(
+    "puzzle_attempts_open",
+    puzzle_attempts.c.guild_id,
+    puzzle_attempts.c.user_id,
+    puzzle_attempts.c.game,
+    puzzle_attempts.c.status,
+)
+sa.Index("puzzle_attempts_by_puzzle", puzzle_attempts.c.puzzle_id, puzzle_attempts.c.guild_id)
+
+# A member's puzzle rating in a server and game (the puzzles' own ratings are on ``puzzles``).
+puzzle_ratings = sa.Table(
+    "puzzle_ratings",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.BigInteger, primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False),
+)
+
+# Which finished games were mined for puzzles: claimed under a lease, so two processes never mine one game.
+puzzle_mining = sa.Table(
+    "puzzle_mining",
+    metadata,
+    sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("claimed_by", sa.Text),
+    sa.Column("claimed_until", Time),
+    sa.Column("mined_at", Time),
+    sa.Column("found", sa.Integer),
+)
+
+# A server's daily puzzle of a game: chosen once per UTC day, posted once and its solution revealed once (each a
+# claim under a lease, as the outbox's), whichever process gets there first.
+daily_puzzles = sa.Table(
+    "daily_puzzles",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("day", sa.Integer, primary_key=True),
+    sa.Column("puzzle_id", Id, sa.ForeignKey("puzzles.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("channel_id", sa.BigInteger, nullable=False),
+    sa.Column("post_claimed_by", sa.Text),
+    sa.Column("post_claimed_until", Time),
+    sa.Column("posted_at", Time),
+    sa.Column("message_id", sa.BigInteger),
+    sa.Column("reveal_claimed_by", sa.Text),
+    sa.Column("reveal_claimed_until", Time),
+    sa.Column("revealed_at", Time),
+    sa.Column("created_at", Time, nullable=False),
+)
+sa.Index("daily_puzzles_by_puzzle", daily_puzzles.c.guild_id, daily_puzzles.c.puzzle_id, unique=True)

@@ -23,6 +23,9 @@ import engines
 import games
 from engines import GameState, IllegalMove
 from games import GameEntry
+from sessions import records_io
+from sessions.game import Game
+from sessions.vocabulary import GameStatus
 from tests.fourth_game.entry import ENTRY as FOURTH_GAME
 
 ENTRIES = [*games.entries(), FOURTH_GAME]
@@ -206,3 +209,50 @@ def test_every_listed_move_plays_on_a_copy_and_the_original_stays(
         branch.play(move)
         assert branch.moves[-1] == move  # canonical in, canonical out
     assert state.to_dict() == before
+
+
+def game_of(entry: GameEntry, options: dict[str, Any], state: GameState, ai_side: int | None = None) -> Game:
+    """The stored game a record is exported from: ``state``'s game between two members (or against the bot)."""
+    finished = state.is_over
+    result = state.result() if finished else None
+    return Game(
+        id=42, guild_id=1, channel_id=2, name=entry.name, options=options, players=(111, 222), challenger_id=111,
+        rated=ai_side is None, status=GameStatus.FINISHED if finished else GameStatus.ACTIVE, ply=len(state.moves),
+        winner=result.winner if result else None, result_reason=result.reason if result else None,
+        scores=tuple(result.scores) if result else None, challenge_message_id=None, created_at=1.75e9,
+        expires_at=None, started_at=1.75e9 + 60, last_move_at=None, reminded_at=None,
+        finished_at=1.75e9 + 600 if finished else None, thread_id=None, rematch_of=None, ai_side=ai_side,
+        ai_level=None if ai_side is None else 2,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("entry", "options"), CASES)
+@CHECKS
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 400))
+def test_a_game_record_round_trips_and_replays_to_the_same_position(
+    entry: GameEntry, options: dict[str, Any], seed: int, plies: int
+) -> None:
+    """Issue 22: /history's record (sessions/records_io.py, docs/records.md) read back gives the same game, the
+    same log (dice included), the same players and result, and every position of it the engine's own."""
+    registered = entry in games.entries()
+    if not registered:
+        games.register(entry)
+    try:
+        state = random_game(entry, options, random.Random(seed), plies)
+        stored = game_of(entry, options, state)
+        data = records_io.dumps(records_io.export(stored, state.moves, ("Ann", "Bob")))
+        document = json.loads(data)
+        assert document["format"] == records_io.FORMAT and document["version"] == records_io.VERSION
+        record = records_io.load(data)
+        assert (record.game, record.options, record.names) == (entry.name, options, ("Ann", "Bob"))
+        assert [item.move for item in record.log] == state.moves
+        chance = [item.move for item in record.log if item.chance]
+        assert all(move.split(" ", 1)[0] in entry.chance_words for move in chance)
+        positions = record.positions()
+        assert len(positions) == len(state.moves) + 1 and positions[-1] == state
+        if state.is_over:
+            assert record.result is not None and record.result["scores"] == list(state.result().scores)
+        assert records_io.load(records_io.dumps(records_io.export(stored, state.moves, record.names))) == record
+    finally:
+        if not registered:
+            games.unregister(entry.name)

@@ -7,6 +7,7 @@ import name`` the module). The layers, top first:
     bot.py                  the process: builds the bot from everything below
     cogs/                   Discord only; speaks to the session service, never to storage
     sessions/               the session service: the only code that combines engines, storage, rendering and AI
+    puzzles/                mining puzzles from game records (the AI's searches on the engines)
     ai/  render/  games/    computer players, board images, the registry
     competition/            pairings, schedules, standings, clocks, seasons: pure functions over plain data
     lessons/                the courses of /<game> learn (data on the engine contract)
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = (
     "cogs",
     "sessions",
+    "puzzles",
     "ai",
     "render",
     "games",
@@ -41,7 +43,19 @@ TOOLS = {"locales.collect", "locales.compile"}  # developer scripts: they look a
 # What each layer may import of the project (itself included); bot.py and the tools may import anything.
 ALLOWED: dict[str, set[str]] = {
     "cogs": {"cogs", "sessions", "games", "lessons", "engines", "locales"},
-    "sessions": {"sessions", "ai", "render", "games", "lessons", "competition", "storage", "engines", "locales"},
+    "sessions": {
+        "sessions",
+        "puzzles",
+        "ai",
+        "render",
+        "games",
+        "lessons",
+        "competition",
+        "storage",
+        "engines",
+        "locales",
+    },
+    "puzzles": {"puzzles", "ai", "engines"},
     "ai": {"ai", "games", "engines", "locales"},
     "render": {"render", "engines", "locales"},
     "games": {"games", "engines", "locales"},

@@ -11,7 +11,7 @@ from cogs.tree import printable
 from engines import IllegalMove, Phrase
 from locales import catalogue, language_of, ntr, tr
 from locales.collect import command_messages, missing, source_messages
-from locales.compile import stale
+from locales.compile import LOCALES_DIR, stale
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
 
@@ -76,3 +76,12 @@ def test_nested_messages_are_translated_and_cleaned_for_each_reader() -> None:
     typed = printable(IllegalMove("'{text}' is not a square: squares go from a1 to j10.", text="@everyone\u202e"))
     assert isinstance(typed, Phrase) and typed.params == {"text": "@\u200beveryone"}
     assert "@everyone" not in tr("ja", typed.template, **typed.params)
+
+
+def test_no_message_is_defined_twice_in_a_po_file() -> None:
+    # Babel quietly keeps the last of two definitions and msgfmt refuses the file; merges of branches that each
+    # append a block are where a twin comes from.
+    for po in sorted(LOCALES_DIR.glob("*/LC_MESSAGES/*.po")):
+        keys = re.findall(r'^(?:msgctxt "(.*)"\n)?msgid "(.*)"\n(?:msgid_plural|msgstr)', po.read_text("utf-8"), re.M)
+        twice = sorted({key for key in keys if keys.count(key) > 1})
+        assert twice == [], f"{po} defines these more than once: {twice}"

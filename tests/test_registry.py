@@ -23,6 +23,7 @@ SHARED = [
     "games/__init__.py",
     "lessons/__init__.py",
     "sessions",
+    "puzzles",
     "storage",
     "locales",
     "render/base.py",

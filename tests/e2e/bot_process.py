@@ -36,7 +36,28 @@ def main() -> None:
     for path in filter(None, os.environ.get("TEST_GAMES", "").split(",")):  # games that live in tests/ only
         games.register(importlib.import_module(path).ENTRY)
     settings = Settings(_env_file=None, discord_token="test-token")
-    asyncio.run(serve(create_bot(settings, guild_ready_timeout=0.05), os.environ.get("LAG_REPORT")))
+    bot = create_bot(settings, guild_ready_timeout=0.05)
+    if os.environ.get("CLOCK_FILE"):
+        follow_clock_file(bot, Path(os.environ["CLOCK_FILE"]))
+    asyncio.run(serve(bot, os.environ.get("LAG_REPORT")))
+
+
+def follow_clock_file(bot: GameBot, path: Path) -> None:
+    """``CLOCK_FILE=file``: the service's clock is the real one moved by the seconds the file holds, which the test
+    may change while the bot runs (the daily puzzle's days, in several processes at once)."""
+    set_up = bot.setup_hook
+
+    def clock() -> float:
+        try:
+            return time.time() + float(path.read_text() or 0)
+        except (OSError, ValueError):
+            return time.time()
+
+    async def setup_hook() -> None:
+        await set_up()
+        bot.service.clock = clock
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
 
 
 async def serve(bot: GameBot, lag_report: str | None) -> None:

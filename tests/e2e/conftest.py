@@ -11,6 +11,7 @@ import pytest
 
 from bot import GameBot, Settings, create_bot
 from storage.database import Database
+from tests.e2e.alt_text_check import board_alt_text_problems
 from tests.e2e.discord_shapes import check
 from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 
@@ -19,6 +20,9 @@ from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 async def fake() -> AsyncIterator[FakeDiscord]:
     async with start_fake_discord(timeout=15.0) as server:
         yield server
+    if server.check_alt_text:  # every board image of the run, whatever the test looked at (issue 22)
+        problems = board_alt_text_problems(server)
+        assert problems == [], "board images without proper alt text:\n" + "\n".join(problems[:20])
     if os.environ.get("DISCORD_SHAPES") == "all":  # every e2e test's traffic against Discord's description
         problems = check(server.request_log)
         assert problems == [], "differences from Discord's description:\n" + "\n".join(problems[:40])
@@ -33,14 +37,16 @@ def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[..., GameBot]:
     tests of moves, faults and crashes drive members typing in the channel, and tests/e2e/test_threads_e2e.py
     covers a thread per game (boards, header, replay, outbox, fallback)."""
 
+    fake.check_alt_text = True  # the game bot's images must all carry alt text: checked at the end of the test
+
     def build(**overrides: Any) -> GameBot:
         overrides.setdefault("game_threads", False)
         overrides.setdefault("render_workers", 0)  # boards drawn in threads: no processes to start per bot
+        overrides.setdefault("dev_guild_id", fake.guild.id)  # None: global commands (DMs, user installs)
         settings = Settings(
             _env_file=None,
             discord_token="test-token",
             database_path=tmp_path / "games.sqlite3",
-            dev_guild_id=fake.guild.id,
             sweep_seconds=3600,
             **overrides,
         )

@@ -29,7 +29,8 @@ Strictness (as on Discord; constructor arguments, also plain attributes):
 - ``enforce_limits`` (True): message bodies (create, edit, callback, followup) over Discord's
   limits get ``400`` code 50035 with Discord's ``errors`` tree: content > 2000, > 10 embeds,
   embed title/description/fields/footer/author limits, embeds > 6000 characters in total,
-  > 10 attachments, > 5 action rows or > 5 components per row, custom_id > 100, button label
+  > 10 attachments, an attachment ``description`` (alt text) > 1024,
+  > 5 action rows or > 5 components per row, custom_id > 100, button label
   > 80, select options > 25, ``allowed_mentions`` with both ``parse`` and ids for a kind;
   autocomplete results with > 25 choices or a choice name/value > 100. Uploads over
   ``attachment_size_limit`` bytes (25 MiB) in total get ``413`` code 40005. The limits are
@@ -80,6 +81,16 @@ CREATE_PRIVATE_THREADS): missing ones get ``403`` code 50013. Members' permissio
 ``fake.set_permissions(user, perms)``; the guild owner has all. Like the Discord client,
 ``slash``/``autocomplete`` refuse (raise :class:`CommandNotAvailable`) a command whose
 ``default_member_permissions`` the member lacks, or one not allowed in DMs for ``dm=True``.
+
+User installs and group DMs: ``fake.install_for_user(user)`` and ``channel = fake.add_group_dm(alice, bob)``;
+``fake.slash(user, ..., channel=channel)`` then sends what Discord sends for a user-installed app there: ``user``
+instead of ``member``, no ``guild_id``, ``context`` 2, ``authorizing_integration_owners`` ``{"1": <user id>}`` (a
+button on a message keeps the installation of the interaction that sent it), the channel as a GROUP_DM with its
+other recipients, and ``app_permissions`` of an app whose bot is not there. As the Discord client does, it refuses
+(:class:`CommandNotAvailable`) a command that is not global, not installable by users (``integration_types``) or
+not allowed in private channels (``contexts``), or a member who did not install the app; a member not in the group
+DM cannot act there. The bot is no member: posting, editing, reading the channel or opening a thread there gets
+``403`` code 50001 (Missing Access); only the interactions' callbacks, followups and webhook edits work.
 
 Threads: ``POST /channels/{id}/threads`` and ``POST /channels/{id}/messages/{id}/threads``
 create threads (THREAD_CREATE is dispatched); ``fake.threads(channel)``,
@@ -156,6 +167,7 @@ from tests.e2e.harness import (
     ALL_PERMISSIONS,
     BOT_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
+    GROUP_DM,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     CallbackRecord,
@@ -358,6 +370,9 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         self.answer_delay: tuple[float, float] | None = None
         self._answer_delays = random.Random(0)
         self.interaction_copies = 1
+        # Whether the test's fixture checks, at the end, that every image the bot sent carries alt text in the right
+        # language (tests/e2e/alt_text_check.py): set for the game bot, not for the fake's own demo bots.
+        self.check_alt_text = False
 
         self.bot_user = FakeUser(id=snowflake(), username=bot_name, bot=True)
         # As on Discord, a bot's application id equals its user id.
@@ -365,6 +380,8 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.guilds: dict[int, FakeGuild] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by recipient user id
+        self.group_dms: dict[int, FakeChannel] = {}  # by channel id
+        self.user_installs: set[int] = set()  # users who installed the app for themselves
         self.messages: dict[int, StoredMessage] = {}
         self.attachments: dict[int, StoredAttachment] = {}
         self.global_commands: list[dict[str, Any]] = []
@@ -839,6 +856,8 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
                 return guild.channels[channel_id]
             if channel_id in guild.threads:
                 return guild.threads[channel_id]
+        if channel_id in self.group_dms:
+            return self.group_dms[channel_id]
         return next((c for c in self.dm_channels.values() if c.id == channel_id), None)
 
     def _resolve_channel(self, ref: ChannelRef | None) -> FakeChannel:
@@ -859,6 +878,31 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
                 id=snowflake(), name=f"dm-{recipient.username}", type=1, recipient=recipient
             )
         return self.dm_channels[recipient.id]
+
+    def install_for_user(self, user: UserRef) -> FakeUser:
+        """``user`` installs the app for themselves (a user install): its commands that allow user installs then
+        show for them in DMs and group DMs."""
+        who = self.resolve_user(user)
+        self.user_installs.add(who.id)
+        return who
+
+    def add_group_dm(self, *members: UserRef, name: str | None = None) -> FakeChannel:
+        """A group DM of ``members`` (the first one owns it). The bot is never in it: a user-installed app answers
+        interactions there, and every request of the bot to the channel itself gets ``403`` code 50001."""
+        users = [self.resolve_user(member) for member in members]
+        if len(users) < 2:
+            raise ValueError("a group DM needs at least two members")
+        if any(user.id == self.bot_user.id for user in users):
+            raise ValueError("a bot cannot be added to a group DM")
+        channel = FakeChannel(
+            id=snowflake(),
+            name=name or ", ".join(user.username for user in users),
+            type=GROUP_DM,
+            recipients=users,
+            owner_id=users[0].id,
+        )
+        self.group_dms[channel.id] = channel
+        return channel
 
     # ------------------------------------------------------------------ inspection
 

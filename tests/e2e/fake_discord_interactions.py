@@ -14,6 +14,7 @@ import discord
 
 from tests.e2e.harness import (
     ALL_PERMISSIONS,
+    PRIVATE_APP_PERMISSIONS,
     FakeChannel,
     FakeGuild,
     FakeInteraction,
@@ -32,8 +33,9 @@ MessageRef = int | StoredMessage
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
 
-# Interaction context types (where a command may run).
-CONTEXT_GUILD, CONTEXT_BOT_DM = 0, 1
+# Interaction context types (where a command may run) and installation types (who installed the app).
+CONTEXT_GUILD, CONTEXT_BOT_DM, CONTEXT_PRIVATE_CHANNEL = 0, 1, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
 
 
 class CommandNotAvailable(AssertionError):
@@ -49,6 +51,7 @@ class InteractionsMixin:
     application_id: int
     attachment_size_limit: int
     interaction_copies: int
+    user_installs: set[int]
 
     if TYPE_CHECKING:
 
@@ -78,7 +81,15 @@ class InteractionsMixin:
             "channel": channel.to_payload(),
             "data": data,
         }
-        if channel.is_dm:
+        if channel.is_group_dm:  # a user-installed app, whose bot is not in the conversation
+            if user.id not in {member.id for member in channel.recipients}:
+                raise AssertionError(f"{user.username} is not in the group DM {channel.name!r}")
+            payload["user"] = user.to_payload()
+            payload["context"] = CONTEXT_PRIVATE_CHANNEL
+            payload["authorizing_integration_owners"] = {str(USER_INSTALL): str(user.id)}
+            payload["app_permissions"] = str(PRIVATE_APP_PERMISSIONS)
+            payload["channel"] = channel.to_payload(viewer=user)
+        elif channel.is_dm:
             payload["user"] = user.to_payload()
             payload["context"] = 1
             payload["authorizing_integration_owners"] = {"0": "0"}  # guild-install owner "0" in DMs
@@ -161,6 +172,16 @@ class InteractionsMixin:
         """Refuse what the Discord client would not even send (hidden or greyed-out command)."""
         name = command["name"]
         contexts = command.get("contexts")
+        if channel.is_group_dm:
+            if command.get("guild_id"):
+                raise CommandNotAvailable(f"/{name} is a server's command: it is not available in group DMs")
+            if contexts is None or CONTEXT_PRIVATE_CHANNEL not in contexts:
+                raise CommandNotAvailable(f"/{name} is not available in DMs and group DMs")
+            if USER_INSTALL not in (command.get("integration_types") or [GUILD_INSTALL]):
+                raise CommandNotAvailable(f"/{name} cannot be installed by users")
+            if user.id not in self.user_installs:
+                raise CommandNotAvailable(f"{user.username} has not installed the app, so /{name} is not offered")
+            return
         if channel.is_dm:
             if command.get("dm_permission") is False or (contexts is not None and CONTEXT_BOT_DM not in contexts):
                 raise CommandNotAvailable(f"/{name} is not available in DMs")
@@ -261,11 +282,14 @@ class InteractionsMixin:
         dm: bool = False,
         locale: str = "en-US",
         forged: bool = False,
+        forge: dict[str, dict[str, Any]] | None = None,
     ) -> FakeInteraction:
         """Invoke a synced slash command: ``await fake.slash("alice", "iago", "move", options={...})``.
 
         ``forged=True`` sends what no Discord client would (a hostile tester's request): the availability
-        checks are skipped, and in a DM a command synced only to a server is still sent.
+        checks are skipped, and in a DM a command synced only to a server is still sent. ``forge`` sets fields
+        of named options in the payload as given, unchecked (``{"game": {"value": "12"}}``: a value of the wrong
+        type, which Discord itself would never send); an option not sent yet is added.
 
         ``path`` is the command name followed by group/subcommand names. Options are checked
         against the synced schema (unknown names and missing required options fail the
@@ -282,6 +306,8 @@ class InteractionsMixin:
         data = self._build_command_data(
             where, path, options, focused=None, user=None if forged else who, any_guild=forged
         )
+        if forge:
+            _forge_options(data, forge)
         payload = self._base_interaction(2, who, where, locale, data)
         return await self._send_interaction(payload, who, where)
 
@@ -322,6 +348,9 @@ class InteractionsMixin:
         where = self._resolve_channel(msg.channel_id)
         payload = self._base_interaction(3, who, where, locale, {})
         payload["message"] = msg.to_payload()
+        if where.is_group_dm and msg.interaction_metadata is not None:
+            # A button answers for the installation that sent its message, whoever clicks it.
+            payload["authorizing_integration_owners"] = msg.interaction_metadata["authorizing_integration_owners"]
         return payload, who, where, msg, component
 
     async def click(
@@ -394,3 +423,16 @@ class InteractionsMixin:
         if opened_by.source_message is not None:
             payload["message"] = self.messages[opened_by.source_message.id].to_payload()
         return await self._send_interaction(payload, who, opened_by.channel, opened_by.source_message)
+
+
+def _forge_options(data: dict[str, Any], forge: dict[str, dict[str, Any]]) -> None:
+    """Set fields of the named options at the leaf level of a command's data (after subcommands and groups)."""
+    leaf: list[dict[str, Any]] = data.setdefault("options", [])
+    while leaf and leaf[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+        leaf = leaf[0].setdefault("options", [])
+    for name, fields in forge.items():
+        option = next((o for o in leaf if o["name"] == name), None)
+        if option is None:
+            leaf.append({"name": name, **fields})
+        else:
+            option.update(fields)

@@ -26,6 +26,7 @@ EMBED_FOOTER_LIMIT = 2048
 EMBED_AUTHOR_LIMIT = 256
 EMBED_TOTAL_LIMIT = 6000
 ATTACHMENTS_PER_MESSAGE = 10
+ATTACHMENT_DESCRIPTION_LIMIT = 1024  # an attachment's alt text
 ACTION_ROWS_PER_MESSAGE = 5
 BUTTONS_PER_ROW = 5
 CUSTOM_ID_LIMIT = 100
@@ -100,6 +101,9 @@ def validate_message(payload: dict[str, Any], *, attachment_count: int = 0, pref
             "BASE_TYPE_MAX_LENGTH",
             f"Must be {ATTACHMENTS_PER_MESSAGE} or fewer in length.",
         )
+    for i, attachment in enumerate(payload.get("attachments") or []):
+        description = attachment.get("description")
+        _max_length(errors, (*prefix, "attachments", i, "description"), description, ATTACHMENT_DESCRIPTION_LIMIT)
     _validate_components(errors, payload, prefix)
     _validate_allowed_mentions(errors, payload.get("allowed_mentions"), prefix)
     return errors

@@ -53,7 +53,7 @@ FAKE_JSON: Any = web.RequestKey("fake_json", object) if hasattr(web, "RequestKey
 
 # Discord JSON error codes the bot may branch on.
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED = 10003, 10008, 10062, 40060
-UNKNOWN_WEBHOOK, INVALID_WEBHOOK_TOKEN, MISSING_PERMISSIONS = 10015, 50027, 50013
+UNKNOWN_WEBHOOK, INVALID_WEBHOOK_TOKEN, MISSING_PERMISSIONS, MISSING_ACCESS = 10015, 50027, 50013, 50001
 THREAD_ALREADY_CREATED = 160004
 
 # Permission bits the REST endpoints check.
@@ -83,6 +83,14 @@ def _permissions_text(value: Any) -> str | None:
 
 def _no_content() -> web.Response:
     return web.Response(status=204)
+
+
+def _no_access(channel: FakeChannel | None) -> web.Response | None:
+    """A group DM is its members' only: the bot, never one of them, may not read or post there (a user-installed app
+    answers interactions there, which needs no access to the channel)."""
+    if channel is not None and channel.is_group_dm:
+        return _error(403, "Missing Access", MISSING_ACCESS)
+    return None
 
 
 class RestMixin:
@@ -159,6 +167,7 @@ class RestMixin:
         payload: dict[str, Any],
         files: dict[int, StoredAttachment],
         existing: list[StoredAttachment] | None = None,
+        interaction: FakeInteraction | None = None,
     ) -> list[StoredAttachment]:
         """Resolve the ``attachments`` array against uploaded files and kept attachments.
 
@@ -179,11 +188,14 @@ class RestMixin:
                 result.append(kept[ref])
             elif ref in files:
                 upload = files[ref]
-                result.append(
-                    self._store_attachment(
-                        entry.get("filename") or upload.filename, upload.data, entry.get("description")
-                    )
+                stored = self._store_attachment(
+                    entry.get("filename") or upload.filename, upload.data, entry.get("description")
                 )
+                stored.uploaded_by = None if interaction is None else interaction.id
+                channel = interaction.channel if interaction is not None else None
+                guild = self.guilds.get(channel.guild_id or 0) if channel is not None else None
+                stored.server_locale = guild.locale if guild is not None else None
+                result.append(stored)
         return result
 
     def _create_message(
@@ -204,10 +216,13 @@ class RestMixin:
             content=payload.get("content") or "",
             embeds=payload.get("embeds") or [],
             components=payload.get("components") or [],
-            attachments=self._attachments_from(payload, files),
+            attachments=self._attachments_from(payload, files, interaction=interaction),
             flags=flags,
             message_reference=payload.get("message_reference"),
         )
+        guild = self.guilds.get(msg.guild_id or 0)
+        for attachment in msg.attachments:
+            attachment.server_locale = attachment.server_locale or (guild.locale if guild is not None else None)
         self._record_mentions(msg, payload)
         if interaction is not None:
             msg.interaction_id = interaction.id
@@ -252,7 +267,10 @@ class RestMixin:
             if key in payload:
                 setattr(msg, key, payload[key] if payload[key] is not None else ("" if key == "content" else []))
         if "attachments" in payload or files:
-            msg.attachments = self._attachments_from(payload, files, msg.attachments)
+            msg.attachments = self._attachments_from(payload, files, msg.attachments, interaction)
+            guild = self.guilds.get(msg.guild_id or 0)
+            for attachment in msg.attachments:
+                attachment.server_locale = attachment.server_locale or (guild.locale if guild is not None else None)
         if payload.get("flags") is not None:
             # Only flags that may change after creation; ephemerality is fixed.
             msg.flags = (msg.flags & EPHEMERAL) | (int(payload["flags"]) & ~(EPHEMERAL | LOADING))
@@ -443,7 +461,9 @@ class RestMixin:
 
     def _webhook_message(self, interaction: FakeInteraction, mid: str) -> StoredMessage | None:
         if mid == "@original":
-            return None if interaction.original_id is None else self.messages[interaction.original_id]
+            if interaction.original_id is None or self.messages[interaction.original_id].deleted:
+                return None  # never answered, or its answer deleted
+            return self.messages[interaction.original_id]
         msg = self.messages.get(int(mid))
         if msg is None or msg.deleted:
             return None
@@ -467,6 +487,7 @@ class RestMixin:
             interaction.callback.type == DEFERRED_CHANNEL_MESSAGE
             and original is not None
             and original.loading
+            and not original.deleted
             and not interaction.followup_ids
         ):
             # Discord: the first followup after a deferred reply replaces the placeholder
@@ -511,9 +532,13 @@ class RestMixin:
 
     async def _get_channel(self, request: web.Request, cid: str) -> web.Response:
         channel = self.get_channel(int(cid))
+        if (refused := _no_access(channel)) is not None:
+            return refused
         return _json(channel.to_payload()) if channel else _error(404, "Unknown Channel", UNKNOWN_CHANNEL)
 
     async def _list_messages(self, request: web.Request, cid: str) -> web.Response:
+        if (refused := _no_access(self.get_channel(int(cid)))) is not None:
+            return refused
         if self.get_channel(int(cid)) is None:
             return _error(404, "Unknown Channel", UNKNOWN_CHANNEL)
         limit = int(request.query.get("limit", 50))
@@ -524,6 +549,9 @@ class RestMixin:
         channel = self.get_channel(int(cid))
         if channel is None:
             return _error(404, "Unknown Channel", UNKNOWN_CHANNEL)
+        if (refused := _no_access(channel)) is not None:
+            await request.read()
+            return refused
         body, files = await self._read_body(request)
         needed = VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
         if files:
@@ -544,6 +572,8 @@ class RestMixin:
 
     async def _start_thread(self, request: web.Request, cid: str, mid: str | None = None) -> web.Response:
         parent = self.get_channel(int(cid))
+        if (refused := _no_access(parent)) is not None:
+            return refused
         if parent is None or parent.is_dm or parent.is_thread:
             return _error(404, "Unknown Channel", UNKNOWN_CHANNEL)
         body, _ = await self._read_body(request)
@@ -571,16 +601,22 @@ class RestMixin:
         return _json(thread.to_payload(), status=201)
 
     def _channel_message(self, cid: str, mid: str) -> StoredMessage | None:
+        """A message the bot may reach through its channel (never one of a group DM: :func:`_no_access`)."""
         msg = self.messages.get(int(mid))
         if msg is None or msg.deleted or msg.channel_id != int(cid) or msg.ephemeral:
             return None
         return msg
 
     async def _get_channel_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
+        if (refused := _no_access(self.get_channel(int(cid)))) is not None:
+            return refused
         msg = self._channel_message(cid, mid)
         return _json(msg.to_payload()) if msg else _error(404, "Unknown Message", UNKNOWN_MESSAGE)
 
     async def _edit_channel_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
+        if (refused := _no_access(self.get_channel(int(cid)))) is not None:
+            await request.read()
+            return refused
         msg = self._channel_message(cid, mid)
         if msg is None:
             return _error(404, "Unknown Message", UNKNOWN_MESSAGE)
@@ -590,6 +626,8 @@ class RestMixin:
         return _json(self._edit_message(msg, body, files).to_payload())
 
     async def _delete_channel_message(self, request: web.Request, cid: str, mid: str) -> web.Response:
+        if (refused := _no_access(self.get_channel(int(cid)))) is not None:
+            return refused
         msg = self._channel_message(cid, mid)
         if msg is None:
             return _error(404, "Unknown Message", UNKNOWN_MESSAGE)

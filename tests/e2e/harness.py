@@ -46,13 +46,18 @@ DEFAULT_MEMBER_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
     use_external_emojis=True,
 ).value
+# What a user-installed app may do where its bot is no member (a group DM): answer with embeds and files, no more
+# (sent as ``app_permissions`` there).
+PRIVATE_APP_PERMISSIONS = discord.Permissions(
+    embed_links=True, attach_files=True, use_external_emojis=True, send_messages=True
+).value
 # What the bot may do in the fake guild (sent as ``app_permissions``).
 BOT_PERMISSIONS = (discord.Permissions.text() | discord.Permissions(view_channel=True)).value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 ALL_PERMISSIONS = discord.Permissions.all().value
 
 # Channel types.
-GUILD_TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+GUILD_TEXT, DM, GROUP_DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 3, 11, 12
 THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
 
 _counter = itertools.count()
@@ -149,7 +154,8 @@ class FakeMember:
 
 @dataclass
 class FakeChannel:
-    """A guild text channel (``type`` 0), a DM channel (``type`` 1) or a thread (11 public, 12 private).
+    """A guild text channel (``type`` 0), a DM channel (``type`` 1), a group DM (``type`` 3, its ``recipients``,
+    the bot never among them) or a thread (11 public, 12 private).
 
     Threads have ``parent_id`` (their text channel) and ``owner_id`` (who created them).
     ``permission_overwrites`` is what discord.py sees; the fake keeps the bot's entry in step
@@ -162,6 +168,7 @@ class FakeChannel:
     type: int = 0
     position: int = 0
     recipient: FakeUser | None = None
+    recipients: list[FakeUser] = field(default_factory=list)  # a group DM's members
     parent_id: int | None = None
     owner_id: int | None = None
     archived: bool = False
@@ -174,6 +181,10 @@ class FakeChannel:
         return self.type == DM
 
     @property
+    def is_group_dm(self) -> bool:
+        return self.type == GROUP_DM
+
+    @property
     def is_thread(self) -> bool:
         return self.type in THREAD_TYPES
 
@@ -181,7 +192,19 @@ class FakeChannel:
     def mention(self) -> str:
         return f"<#{self.id}>"
 
-    def to_payload(self) -> dict[str, Any]:
+    def to_payload(self, viewer: FakeUser | None = None) -> dict[str, Any]:
+        """The channel as Discord describes it (a group DM as ``viewer`` sees it: the others are its recipients)."""
+        if self.is_group_dm:
+            return {
+                "id": str(self.id),
+                "type": GROUP_DM,
+                "last_message_id": None,
+                "flags": 0,
+                "recipients": [u.to_payload() for u in self.recipients if viewer is None or u.id != viewer.id],
+                "name": self.name,
+                "icon": None,
+                "owner_id": str(self.owner_id),
+            }
         if self.is_dm:
             assert self.recipient is not None
             return {
@@ -315,6 +338,10 @@ class StoredAttachment:
     content_type: str | None = None
     description: str | None = None
     url: str = ""
+    # The interaction whose token uploaded it (None: a channel post, or a file a test attached): whose language a
+    # private message's alt text is in.
+    uploaded_by: int | None = None
+    server_locale: str | None = None  # the server's language when it was sent (None: no server)
 
     def to_payload(self) -> dict[str, Any]:
         payload = {

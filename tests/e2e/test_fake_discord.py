@@ -530,6 +530,10 @@ async def test_bot_reply_over_2000_characters_is_invalid_form_body(strict: tuple
             ["components", "0", "components", "0", "label"],
         ),
         ({"content": "<@1>", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, ["allowed_mentions"]),
+        (
+            {"attachments": [{"id": "0", "filename": "a.png", "description": "d" * 1025}]},
+            ["attachments", "0", "description"],
+        ),
     ],
 )
 async def test_message_limits(fake: FakeDiscord, body: dict[str, Any], error_path: list[str]) -> None:
@@ -548,6 +552,7 @@ async def test_message_limits_allow_the_maximum(fake: FakeDiscord) -> None:
         "content": "x" * 2000,
         "embeds": [{"description": "d" * 4096}, {"title": "t" * 256}],
         "components": [row] * 5,
+        "attachments": [{"id": "0", "filename": "a.png", "description": "d" * 1024}],
     }
     status, answer = await raw(fake, "POST", f"/channels/{fake.channel.id}/messages", json_body=body)
     assert status == 200, answer

@@ -89,12 +89,18 @@ NOTATION = re.compile(
     r"|(?<![A-Za-z])[JLSZ](?=字)",  # Polygo's blocks named by their letter shape: L字形
     re.IGNORECASE,
 )
+# A text board's diagram (a code block) and the symbols its key explains ("D は黒", "x と o は"): symbols, not words.
+# A text board's list by rows names a row by its letter ("I行：") and a row's points by their columns ("黒 H, J〜L").
+DIAGRAM = re.compile(
+    r"```.*?```|(?<![A-Za-z])[A-Za-z]\d?(?= ?[はと])|^[A-Ta-t](?=行：)|(?<=[黒白] )[A-T](?:(?:, |〜)[A-T])*",
+    re.DOTALL | re.MULTILINE,
+)
 LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 def english_words(text: str, names: set[str]) -> set[str]:
     """The Latin words of ``text`` left once markup, notation, commands and member names are taken out."""
-    for pattern in (MARKUP, COMMAND, NOTATION):
+    for pattern in (DIAGRAM, MARKUP, COMMAND, NOTATION):
         text = pattern.sub(" ", text)
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
@@ -110,6 +116,10 @@ def test_the_filter_lets_notation_through_and_nothing_else() -> None:
     assert english_words("/iago please wait", names) == {"please", "wait"}
     assert english_words("ISAAC #3（variant：standard）", names) == {"ISAAC", "variant", "standard"}
     assert english_words("L字形の4個、J9", names) == set() and english_words("L or J", names) == {"L", "or", "J"}
+    diagram = "```\n  A B\n9 X . o\n```\n記号：X は黒、W3 は白、x と o は直前の石。"
+    assert english_words(diagram, names) == set() and english_words("```\nX\n``` Dark は", names) == {"Dark"}
+    assert english_words("I行：白のディスク I7\n9行：黒 H, J; 白 A, D〜G", names) == set()
+    assert english_words("I行：Dark disks", names) == {"Dark", "disks"}
 
 
 class Reader:

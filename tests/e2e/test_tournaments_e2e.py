@@ -318,6 +318,15 @@ async def test_a_five_player_round_robin_gives_everyone_a_bye_and_sonneborn_berg
         for number in (1, 2):
             await play_round(bot, tournament_id, number)
         await next_round(fake, bot, tournament_id, 3)
+        # Anyone may read the standings and the round's boards, privately, in their own language.
+        standings = await (
+            await fake.slash(q5, "tournament", "standings", options={"tournament": tournament_id}, locale="ja")
+        ).final()
+        assert standings.ephemeral and "順位" in standings.content and "Autumn Round" in standings.content
+        picture = standings.attachment()
+        assert picture.data.startswith(PNG_SIGNATURE) and picture.description and "順位" in picture.description
+        listed = await (await fake.slash(q5, "tournament", "list")).final()
+        assert listed.ephemeral and "Autumn Round" in listed.content and "round 3 of 5" in listed.content
 
     async with start_bot() as bot:  # a restart in the middle
         bot.service.clock = lambda: time.time() + 25 * HOUR

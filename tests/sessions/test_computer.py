@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from sessions.service import GameService, Settings, UserError
+from sessions.service import BotCannotMove, GameService, Settings, UserError
+from sessions.thinking import ThinkingFailed
 from sessions.vocabulary import MoveKind, ReportKind
 from tests.sessions.play import ALICE, CHANNEL, GUILD, start
 
@@ -68,3 +69,48 @@ async def test_hints_and_takebacks_are_for_games_against_the_bot(service: GameSe
     found, after, move = await service.hint(game_id, ALICE)
     assert found.id == game_id and after.moves == [move]
     assert await service.moves(game_id) == []  # a hint plays nothing
+
+
+async def test_a_search_that_fails_every_attempt_says_so_once_per_spell(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: when the search cannot be run (its workers keep dying) the turn raises BotCannotMove, first=True
+    only the first time in a row, so the game is told once and not at every retry; a move ends the spell."""
+    game_id = await against_the_bot(service)
+    await service.play(game_id, ALICE, (await service.state(await service.game(game_id))).legal_moves()[0])
+    thinker = service._computer.thinker
+    search = thinker.move
+
+    async def broken(*args: object) -> str:
+        raise ThinkingFailed("the search lost its worker 3 times")
+
+    monkeypatch.setattr(thinker, "move", broken)
+    firsts = []
+    for _ in range(2):
+        with pytest.raises(BotCannotMove) as stuck:
+            await service.play_for_bot(game_id)
+        assert stuck.value.game.id == game_id and stuck.value.reports == []
+        firsts.append(stuck.value.first)
+    assert firsts == [True, False]
+    assert [game.id for game in await service.bot_games_to_move()] == [game_id]  # the sweep still finds it
+    monkeypatch.setattr(thinker, "move", search)
+    (report,) = await service.play_for_bot(game_id)
+    assert report.game.ply == 2
+    await service.play(game_id, ALICE, report.state.legal_moves()[0])
+    monkeypatch.setattr(thinker, "move", broken)
+    with pytest.raises(BotCannotMove) as again:
+        await service.play_for_bot(game_id)
+    assert again.value.first  # a new spell
+
+
+async def test_a_hint_whose_search_fails_is_a_polite_refusal(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = await against_the_bot(service)
+
+    async def broken(*args: object) -> str:
+        raise ThinkingFailed("the search lost its worker 3 times")
+
+    monkeypatch.setattr(service._computer.thinker, "move", broken)
+    with pytest.raises(UserError, match="try again in a moment"):
+        await service.hint(game_id, ALICE)

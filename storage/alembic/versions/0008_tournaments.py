@@ -12,8 +12,8 @@
 - ``tournaments``, ``tournament_players``, ``tournament_pairings``, ``competition_settings`` (who may organise
   tournaments), ``seasons`` and ``season_ratings``.
 
-Revision ID: 0007_tournaments
-Revises: 0006_lessons
+Revision ID: 0008_tournaments
+Revises: 0007_puzzles
 Create Date: 2026-11-23
 """
 
@@ -23,8 +23,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision = "0007_tournaments"
-down_revision = "0006_lessons"
+revision = "0008_tournaments"
+down_revision = "0007_puzzles"
 branch_labels = None
 depends_on = None
 
@@ -77,23 +77,23 @@ def _rebuild_announcements(*, game_required: bool) -> None:
     AUTOINCREMENT counter (ids name Discord nonces: one must never come back)."""
     op.drop_index("announcements_by_game", table_name="announcements")
     op.drop_index("announcements_pending", table_name="announcements")
-    op.rename_table("announcements", "announcements_before_0007")
+    op.rename_table("announcements", "announcements_before_0008")
     _announcements_table("announcements", game_required=game_required)
     op.execute(
         f"INSERT INTO announcements ({ANNOUNCEMENT_COLUMNS}) "
-        f"SELECT {ANNOUNCEMENT_COLUMNS} FROM announcements_before_0007"
+        f"SELECT {ANNOUNCEMENT_COLUMNS} FROM announcements_before_0008"
         + (" WHERE game_id IS NOT NULL" if game_required else "")
     )
     op.execute(
         "UPDATE sqlite_sequence SET seq = max(seq, coalesce((SELECT seq FROM sqlite_sequence "
-        "WHERE name = 'announcements_before_0007'), 0)) WHERE name = 'announcements'"
+        "WHERE name = 'announcements_before_0008'), 0)) WHERE name = 'announcements'"
     )
     op.execute(
         "INSERT INTO sqlite_sequence (name, seq) SELECT 'announcements', seq FROM sqlite_sequence "
-        "WHERE name = 'announcements_before_0007' "
+        "WHERE name = 'announcements_before_0008' "
         "AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'announcements')"
     )
-    op.drop_table("announcements_before_0007")
+    op.drop_table("announcements_before_0008")
     _announcement_indexes()
 
 

@@ -1,0 +1,104 @@
+"""The daily puzzle: where a server's admins chose a channel and an hour for a game, one puzzle a day from those
+the server has not seen, posted at that hour (UTC), and its solution with who solved it posted the next day.
+
+Exactly once, whatever the processes do: the day's puzzle is chosen by the first process to ask (a row keyed by
+server, game and day), and posting it and posting its solution are each a claim under a lease
+(``storage/puzzles.py``), as the outbox's deliveries are. A process that posts and dies before marking it lets
+the lease lapse; the next one posts again with the same nonce, which Discord answers with the first message.
+Days and hours come from the service's clock (tests move it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import games
+from sessions.ratings import START_MU
+from sessions.table import Table
+from storage.puzzles import DailyRow, PuzzleRow
+
+DAY = 24 * 60 * 60
+LEASE = 120.0  # seconds a claimed post is one process's
+
+
+def day_of(moment: float) -> int:
+    """The UTC day number of an epoch time (days since 1970-01-01)."""
+    return int(moment // DAY)
+
+
+def due_at(day: int, hour: int) -> float:
+    """When a day's puzzle is due: its day at ``hour`` UTC."""
+    return day * DAY + hour * 3600
+
+
+@dataclass(frozen=True)
+class DailyJob:
+    """A post the caller must make: a day's puzzle (``post``), or the solution of an earlier day's (``reveal``)
+    with who solved it; then :meth:`DailyPuzzles.done` (or ``failed``)."""
+
+    kind: str
+    daily: DailyRow
+    puzzle: PuzzleRow
+    channel_id: int  # a reveal goes where the puzzle was posted
+    solvers: tuple[int, ...] = ()
+    tried: int = 0
+
+    @property
+    def nonce(self) -> str:
+        """Discord drops a second message with this nonce: a repost after a lost answer posts nothing."""
+        return f"p{self.kind[0]}{self.daily.guild_id % 10**9}{self.daily.game[:2]}{self.daily.day}"[:25]
+
+
+class DailyPuzzles:
+    def __init__(self, table: Table, worker: str) -> None:
+        self._table = table
+        self.worker = worker
+
+    async def due(self, guild_ids: list[int]) -> list[DailyJob]:
+        """What is owed now in these servers (this process's): earlier days' solutions first, then today's
+        puzzle, each claimed for this process."""
+        if not guild_ids:
+            return []
+        now = self._table.clock()
+        today = day_of(now)
+        jobs: list[DailyJob] = []
+        for guild_id, chosen in (await self._table.db.daily_settings(guild_ids)).items():
+            for game, (channel_id, hour) in sorted(chosen.items()):
+                if game not in games.names() or now < due_at(today, int(hour)):
+                    continue
+                for earlier in await self._table.db.dailies_to_reveal(guild_id, game, today):
+                    job = await self._claim(earlier, "reveal", now)
+                    if job is not None:
+                        jobs.append(job)
+                daily = await self._table.db.choose_daily(guild_id, game, today, int(channel_id), START_MU, now)
+                if daily is not None and daily.posted_at is None:
+                    job = await self._claim(daily, "post", now)
+                    if job is not None:
+                        jobs.append(job)
+        return jobs
+
+    async def _claim(self, daily: DailyRow, kind: str, now: float) -> DailyJob | None:
+        claimed = await self._table.db.claim_daily(daily.guild_id, daily.game, daily.day, kind, self.worker, now, LEASE)
+        if claimed is None:
+            return None
+        puzzle = await self._table.db.puzzle(claimed.puzzle_id)
+        if puzzle is None:
+            return None
+        if kind == "post":
+            return DailyJob(kind, claimed, puzzle, claimed.channel_id)
+        solvers, tried = await self._table.db.solvers(claimed.guild_id, claimed.puzzle_id)
+        return DailyJob(kind, claimed, puzzle, claimed.channel_id, tuple(solvers), tried)
+
+    async def done(self, job: DailyJob, message_id: int | None) -> bool:
+        d = job.daily
+        return await self._table.db.finish_daily(
+            d.guild_id, d.game, d.day, job.kind, self.worker, self._table.clock(), message_id
+        )
+
+    async def failed(self, job: DailyJob) -> None:
+        d = job.daily
+        await self._table.db.release_daily(d.guild_id, d.game, d.day, job.kind, self.worker)
+
+    async def daily_of_puzzle(self, guild_id: int, puzzle_id: int) -> DailyRow | None:
+        """The daily post a puzzle was in this server, if it was one (its Solve button)."""
+        return await self._table.db.daily_by_puzzle(guild_id, puzzle_id)

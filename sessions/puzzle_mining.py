@@ -1,0 +1,140 @@
+"""Mining the server's finished games for puzzles, in the background, and storing puzzles (mined here or shipped).
+
+A round claims one finished game that nobody mined (``puzzle_mining``, under a lease: two processes never mine
+the same game), mines its record in a worker process of its own (:func:`puzzles.mining.mine_record`, at a lower
+CPU priority than the bot's moves, so a long mining search never delays a game), and stores what it found with
+the mark "mined" in one transaction. The bot's self-play puzzles ship with the bot (``puzzles/self_play.json``,
+written by ``bench/puzzles.py``) and are stored at start-up, once (a position is stored once: its key).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from importlib import resources
+from typing import Any
+
+import games
+from puzzles.mining import Budgets, Puzzle, mine_record
+from sessions.game import Game
+from sessions.ratings import START_MU, START_SIGMA
+from sessions.table import Table
+from sessions.workers import follow_parent, worker_pool
+
+log = logging.getLogger(__name__)
+
+LEASE = 30 * 60.0  # seconds a claimed game is one miner's (a long record at full budgets takes minutes)
+MIN_PLY = 8  # shorter records (a resignation at the start) hold no puzzle worth the search
+SHIPPED = "self_play.json"  # in the puzzles package
+MINING_NICE = 10  # the mining worker's CPU priority below the bot's own (os.nice)
+
+
+def position_key(puzzle: Puzzle) -> str:
+    """One key per position: the game, its options and the record up to the puzzle."""
+    text = json.dumps([puzzle.game, puzzle.options, list(puzzle.moves)], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def puzzle_row(puzzle: Puzzle, *, guild_id: int | None, game_id: int | None, seed: int | None) -> dict[str, Any]:
+    """The ``puzzles`` columns of a mined puzzle: it starts at the members' starting rating."""
+    return {
+        "game": puzzle.game,
+        "position_key": position_key(puzzle),
+        "guild_id": guild_id,
+        "source_game_id": game_id,
+        "seed": seed,
+        "ply": puzzle.ply,
+        "options": puzzle.options,
+        "moves": list(puzzle.moves),
+        "solver": puzzle.solver,
+        "solution": list(puzzle.solution),
+        "steps": [[s.move, s.value, s.rival, s.rival_value] for s in puzzle.steps],
+        "margin": puzzle.margin,
+        "mu": START_MU,
+        "sigma": START_SIGMA,
+    }
+
+
+def shipped_puzzles() -> list[Puzzle]:
+    """The self-play puzzles that ship with the bot (those of games it knows)."""
+    source = resources.files("puzzles").joinpath(SHIPPED)
+    if not source.is_file():
+        return []
+    known = set(games.names())
+    data = json.loads(source.read_text(encoding="utf-8"))
+    return [Puzzle.from_dict(item) for item in data["puzzles"] if item["game"] in known]
+
+
+def start_miner() -> None:
+    """Runs once in the mining worker: it follows the bot out, and yields the CPU to the bot's own work."""
+    follow_parent()
+    os.nice(MINING_NICE)
+
+
+class PuzzleMining:
+    """Mining finished games in a worker process of its own, one game at a time."""
+
+    def __init__(self, table: Table, budgets: Budgets) -> None:
+        self._table = table
+        self.budgets = budgets
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def store(self, found: Iterable[Puzzle], *, guild_id: int | None = None, game_id: int | None = None) -> int:
+        """Store puzzles (self-play ones when no server is named); returns how many were new."""
+        rows = [
+            puzzle_row(p, guild_id=guild_id, game_id=game_id, seed=p.source.get("seed") if guild_id is None else None)
+            for p in found
+        ]
+        return await self._table.db.insert_puzzles(rows, self._table.clock()) if rows else 0
+
+    async def load_shipped(self) -> int:
+        """Store the shipped self-play puzzles not stored yet; returns how many were new."""
+        return await self.store(await asyncio.to_thread(shipped_puzzles))
+
+    async def mine_next(self, guild_ids: list[int] | None = None) -> int | None:
+        """Mine one finished game (of these servers, when given): how many new puzzles it gave, None when no game
+        was waiting."""
+        now = self._table.clock()
+        row = await self._table.db.claim_game_to_mine(self.worker, now, LEASE, MIN_PLY, guild_ids)
+        if row is None:
+            return None
+        found: list[Puzzle] = []
+        try:
+            entry = games.find(row.game)
+        except KeyError:  # a game no longer registered: nothing to mine, but not again either
+            entry = None
+        if entry is not None and entry.ai is not None:
+            moves = await self._table.db.moves(row.id)
+            replayed = self._table.replay(Game.of(row), moves).moves  # takebacks undone: the moves in force
+            engine = entry.engine.__name__  # type: ignore[attr-defined]
+            data = await self._run(mine_record, entry.name, engine, entry.ai, row.options, replayed, self.budgets)
+            found = [Puzzle.from_dict(item) for item in data]
+        rows = [puzzle_row(p, guild_id=row.guild_id, game_id=row.id, seed=None) for p in found]
+        new = await self._table.db.finish_mining(row.id, self.worker, rows, self._table.clock())
+        log.info("Mined game %s: %d puzzles (%s new)", row.id, len(found), new)
+        return new or 0
+
+    async def _run(self, job: Any, *args: Any) -> Any:
+        if self._pool is None:
+            self._pool = await asyncio.to_thread(worker_pool, 1, start_miner)
+        pool = self._pool
+        try:
+            return await asyncio.wrap_future(await asyncio.to_thread(pool.submit, job, *args))
+        except BrokenProcessPool:  # the worker died: a new one next round, this game again once its lease lapses
+            pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
