@@ -569,6 +569,49 @@ def settle_season(connection: sa.Connection, row: GameRow, settle: Settle) -> No
             )
 
 
+def forget_competitor(connection: sa.Connection, guild_id: int, member_id: int, anonymous_id: int, now: float) -> None:
+    """Inside ``forget_member``'s transaction: the member's season ratings go; in the server's tournaments they
+    become ``anonymous_id`` (a sign-up is withdrawn, a running tournament pairs them no more: removed)."""
+    connection.execute(
+        sa.delete(season_ratings).where(season_ratings.c.guild_id == guild_id, season_ratings.c.user_id == member_id)
+    )
+    here = sa.select(tournaments.c.id).where(tournaments.c.guild_id == guild_id).scalar_subquery()
+    signing_up = (
+        sa.select(tournaments.c.id)
+        .where(tournaments.c.guild_id == guild_id, tournaments.c.status == SIGNUP)
+        .scalar_subquery()
+    )
+    mine = (tournament_players.c.tournament_id.in_(here), tournament_players.c.user_id == member_id)
+    touched = connection.execute(sa.select(tournament_players.c.tournament_id).where(*mine)).scalars().all()
+    connection.execute(sa.delete(tournament_players).where(*mine, tournament_players.c.tournament_id.in_(signing_up)))
+    connection.execute(
+        sa.update(tournament_players)
+        .where(*mine)
+        .values(user_id=anonymous_id, removed_at=sa.func.coalesce(tournament_players.c.removed_at, now))
+    )
+    for column in ("player0_id", "player1_id"):
+        connection.execute(
+            sa.update(tournament_pairings)
+            .where(tournament_pairings.c.tournament_id.in_(here), tournament_pairings.c[column] == member_id)
+            .values({column: anonymous_id})
+        )
+    connection.execute(
+        sa.update(tournaments)
+        .where(tournaments.c.guild_id == guild_id, tournaments.c.created_by == member_id)
+        .values(created_by=anonymous_id)
+    )
+    for tournament_id in touched:
+        _bump(connection, tournament_id)
+
+
+def reset_season_ratings(connection: sa.Connection, guild_id: int, game: str) -> int:
+    """Inside ``reset_leaderboard``'s transaction: every season's ratings of the server in ``game`` go too."""
+    gone = connection.execute(
+        sa.delete(season_ratings).where(season_ratings.c.guild_id == guild_id, season_ratings.c.game == game)
+    )
+    return int(gone.rowcount)
+
+
 def _lock_tournament(connection: sa.Connection, tournament_id: int) -> sa.Row[Any] | None:
     # FOR UPDATE: every change of a tournament (a join, a round, its end) waits for the one before it.
     return connection.execute(

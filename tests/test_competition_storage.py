@@ -162,3 +162,34 @@ async def new_tournament(db: Database, max_players: int = 8) -> int:
         created_by=ALICE,
         created_at=1.0,
     )
+
+
+async def test_forgetting_a_member_takes_them_out_of_seasons_and_tournaments(dbs: list[Database]) -> None:
+    db = dbs[0]
+    await db.start_season(GUILD, CHANNEL, 1, now=1.0, ends_at=1000.0, admin_id=ALICE)
+    game_id = await db.insert_game(
+        guild_id=GUILD, channel_id=CHANNEL, game="iago", options={"variant": "standard"}, players=(ALICE, BOB),
+        challenger_id=ALICE, rated=True, now=2.0, expires_at=900.0,
+    )  # fmt: skip
+    assert await db.activate(game_id, 2.0, [])
+    await db.finish_without_move(game_id, 0, (0, "resign", (0, 0)), 3.0, settle=Records.rate)
+    running, signing_up = await new_tournament(db), await new_tournament(db)
+    for tournament_id in (running, signing_up):
+        for user in (ALICE, BOB, CAROL):
+            await db.join_tournament(tournament_id, user, 2.0)
+    revision = (await db.tournament(running)).revision  # type: ignore[union-attr]
+    assert await db.start_round(
+        running, expected_round=0, expected_revision=revision, boards=[NewBoard(BOB, CAROL), NewBoard(ALICE, None,
+        points=(2, 0))], now=4.0, announce=Announce("round"),
+    ) is not None  # fmt: skip
+
+    await db.forget_member(GUILD, BOB, -77, ALICE, 5.0, Announce("cancelled"))
+    assert [user for _, user, *_ in await db.season_leaderboard(GUILD, 1, None, 10)] == [ALICE]
+    assert [p.user_id for p in await db.entrants(signing_up)] == [ALICE, CAROL]  # the sign-up is withdrawn
+    entrants = {p.user_id: p.removed_at for p in await db.entrants(running)}
+    assert entrants == {ALICE: None, CAROL: None, -77: 5.0}  # anonymous, and paired no more
+    assert [(p.player0_id, p.player1_id) for p in await db.pairings(running)] == [(-77, CAROL), (ALICE, None)]
+    assert BOB not in {row.user_id for row in await db.entrants(running)}
+
+    await db.reset_leaderboard(GUILD, "iago", ALICE, 6.0, with_records=False)
+    assert await db.season_leaderboard(GUILD, 1, None, 10) == []
