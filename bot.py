@@ -26,6 +26,7 @@ from cogs.announce import Announcer
 from cogs.background import BackgroundCog
 from cogs.challenges import ChallengeButton
 from cogs.common import cog_class
+from cogs.controls import BoardButton, BoardMenu
 from cogs.duplicates import handle_interactions_once
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
@@ -37,6 +38,7 @@ from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
 from cogs.seasons import SeasonCog
 from cogs.stuck import BotTurnButton
+from cogs.taps import TapCog
 from cogs.tournaments import TournamentButton, TournamentCog
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
@@ -252,12 +254,15 @@ class GameBot(commands.AutoShardedBot):
             RecordButton,
             AnswerMenu,
             LearnButton,
+            BoardMenu,
+            BoardButton,
             PuzzleButton,
             BotTurnButton,
             TournamentButton,
         )
         for cog in self.build_cogs():
             await self.add_cog(cog)
+        await self.add_cog(TapCog(self))
         await self.add_cog(Announcer(self, self.settings.announce_seconds))
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))
         await self.add_cog(DailyPuzzlePoster(self, self.settings.daily_puzzle_seconds))

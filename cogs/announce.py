@@ -23,8 +23,10 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import present
+from cogs.aborting import aborted_text, update_aborted_header
 from cogs.background import BackgroundCog
 from cogs.context import client_service
+from cogs.controls import report_components
 from cogs.places import is_private
 from cogs.private import deliver_privately, note_interaction
 from cogs.rematch import report_buttons
@@ -34,7 +36,7 @@ from cogs.threads import update_header
 from cogs.tournament_news import deliver_bulletin, deliver_paired
 from locales import N_, tr
 from sessions.open_challenges import OPEN_SEAT
-from sessions.service import BotCannotMove, Bulletin, DatabaseUnavailable, Game, Notice, Report
+from sessions.service import BotCannotMove, Bulletin, DatabaseUnavailable, Game, GameService, Notice, Report
 from sessions.vocabulary import AnnouncementKind, GameStatus
 
 log = logging.getLogger(__name__)
@@ -63,13 +65,19 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     that ended in a forced pass, a takeback)."""
     note_interaction(interaction, report.game)  # in a DM, what follows (the bot's move) follows this up
     try:
-        await answer(interaction, report, report_buttons(report, interaction.guild_locale), edit=edit)
+        buttons = await components(client_service(interaction.client), report, interaction.guild_locale)
+        await answer(interaction, report, buttons, edit=edit)
     except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
         after_commit_failed(report, error)
         await tell_played(interaction)
     finally:
         start_bot_turn(interaction.client, report.game)
         advance_tournament(interaction.client, report)
+
+
+async def components(service: GameService, report: Report, locale: Any) -> dict[str, Any]:
+    """What a report's board carries: Rematch under a finished game, the moves to tap under a game in play."""
+    return report_buttons(report, locale) or await report_components(service, report, locale)
 
 
 def after_commit_failed(report: Report, error: Exception) -> None:
@@ -187,7 +195,7 @@ async def _report(client: discord.Client, notice: Notice) -> int | None:
     report, service = notice.report, client_service(client)
     channel, locale = _where(client, notice)
     guild = client.get_guild(notice.game.guild_id)
-    buttons = report_buttons(report, locale)
+    buttons = await components(service, report, locale)
     text, file = await report_message(guild, service, locale, report)
     found = await _finish_reply(client, notice, text, file, buttons)
     if found is None:
@@ -244,6 +252,17 @@ async def _closing(client: discord.Client, notice: Notice) -> int | None:
     return game.challenge_message_id
 
 
+async def _aborted(client: discord.Client, notice: Notice) -> int | None:
+    """A game a player aborted: the member's reply if it arrived, else said in the game's channel."""
+    channel, locale = _where(client, notice)
+    text = aborted_text(locale, notice.game, notice.by or 0)
+    found = await _finish_reply(client, notice, text, None, {})
+    if found is None:
+        found = (await channel.send(text, nonce=nonce(notice.id))).id
+    await update_aborted_header(client, notice.game)
+    return found
+
+
 DELIVERIES: dict[AnnouncementKind, Callable[[discord.Client, Notice], Awaitable[int | None]]] = {
     AnnouncementKind.START: _report,
     AnnouncementKind.MOVE: _report,
@@ -251,6 +270,7 @@ DELIVERIES: dict[AnnouncementKind, Callable[[discord.Client, Notice], Awaitable[
     AnnouncementKind.TAKEBACK: _report,
     AnnouncementKind.PAIRED: deliver_paired,
     AnnouncementKind.CANCELLED: _cancelled,
+    AnnouncementKind.ABORTED: _aborted,
     AnnouncementKind.REMINDER: _reminder,
     AnnouncementKind.EXPIRY: _closing,
     AnnouncementKind.CLOSED: _closing,
@@ -270,7 +290,7 @@ async def _clear_challenge(client: discord.Client, game: Game) -> None:
 
 
 async def _finish_reply(
-    client: discord.Client, notice: Notice, text: str, file: discord.File, buttons: dict[str, Any]
+    client: discord.Client, notice: Notice, text: str, file: discord.File | None, buttons: dict[str, Any]
 ) -> int | None:
     """When the member's reply may still be reachable: the message id if it arrived (or once a reply left
     "thinking" is filled in), else None."""
@@ -286,5 +306,5 @@ async def _finish_reply(
         return original.id
     if not original.flags.loading:
         return None  # another answer (a duplicate's refusal, "done; the board follows"), a held click: post it
-    edited = await webhook.edit_message(original.id, content=text, attachments=[file], **buttons)
+    edited = await webhook.edit_message(original.id, content=text, attachments=[file] if file else [], **buttons)
     return edited.id

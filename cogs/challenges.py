@@ -17,6 +17,7 @@ import discord
 
 from cogs import present
 from cogs.context import remember_members, service_of
+from cogs.controls import report_components
 from cogs.deadline import PUBLIC_PLACEHOLDER, in_time
 from cogs.places import place_id
 from cogs.reply import answer, post_report, reply_to, reply_with_closed, tell_played
@@ -100,16 +101,18 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
 
 async def announce_start(interaction: discord.Interaction, report: Report) -> None:
     """The accepted game's first board: in its new thread (the click turns the challenge message into the game's
-    header), or else in the challenge message itself."""
+    header), or else in the challenge message itself; with the first move's components."""
+    service = service_of(interaction)
+    buttons = await report_components(service, report, interaction.guild_locale)
     thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
     if thread is None:
-        await answer(interaction, report, {}, edit=True)  # the challenge message becomes the first board
+        await answer(interaction, report, buttons, edit=True)  # the challenge message becomes the first board
         if tell:
             await tell_once(interaction)
         return
     # The first board opens the thread. If this post fails the outbox posts it there (the game's owed
     # announcements followed it into the thread).
-    await post_report(interaction.client, service_of(interaction), thread, report, {})
+    await post_report(interaction.client, service, thread, report, buttons)
 
 
 async def post_challenge(interaction: discord.Interaction, game: Game) -> None:

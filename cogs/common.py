@@ -19,9 +19,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.aborting import reply_aborted
 from cogs.announce import reply_with_report, start_bot_turn
 from cogs.challenges import post_challenge
-from cogs.context import board_image, display_names, service_of
+from cogs.context import PLAYING_LAYOUT, board_image, display_names, service_of
+from cogs.controls import board_components
 from cogs.deadline import in_time
 from cogs.learn import LearnCommands
 from cogs.places import NOT_IN_THIS_DM as NOT_HERE
@@ -71,12 +73,13 @@ board_cooldown = app_commands.checks.dynamic_cooldown(public_boards_only, key=pe
 
 
 async def board_file(
-    interaction: discord.Interaction, game: Game, state: GameState, *, private: bool = False
+    interaction: discord.Interaction, game: Game, state: GameState, *, private: bool = False, **marks: Any
 ) -> discord.File:
-    """The board drawn in the server's language, described in the reader's when only they see it."""
+    """The board drawn in the server's language, described in the reader's when only they see it; ``marks``: the
+    renderer's layout and marks."""
     reader = interaction.locale if private else interaction.guild_locale
     return await board_image(
-        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, reader=reader
+        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, reader=reader, **marks
     )
 
 
@@ -345,14 +348,23 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             words = tr(locale, "Game #{id} is over.", id=found.id)
         # Spectators' mentions of the players would ping them for nothing.
         quiet = discord.AllowedMentions.none()
-        file = await board_file(interaction, found, state, private=private)
-        await interaction.response.send_message(words, file=file, allowed_mentions=quiet, ephemeral=private)
+        buttons = {} if private else await board_components(self.service, found, state, found.ply, locale)
+        file = await board_file(interaction, found, state, private=private, layout=PLAYING_LAYOUT)
+        await interaction.response.send_message(words, file=file, allowed_mentions=quiet, ephemeral=private, **buttons)
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
         await self.act(interaction, self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction)))
+
+    @app_commands.command(name="abort", description="End a game that has barely begun, with no result.")
+    @app_commands.describe(game="Which game, if you have several.")
+    async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self.current_game(interaction, game)
+        aborting = self.service.abort(found.id, interaction.user.id, reply=reply_to(interaction))
+        aborted, announcement_id = await in_time(interaction, aborting)
+        await reply_aborted(interaction, aborted, announcement_id)
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
@@ -482,6 +494,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @takeback.autocomplete("game")
     @replay.autocomplete("game")
     @resign.autocomplete("game")
+    @abort.autocomplete("game")
     @claim.autocomplete("game")
     @history.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

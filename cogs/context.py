@@ -20,6 +20,9 @@ from sessions.host import ServiceHost
 from sessions.memory import LruCache
 from sessions.service import Game, GameService
 
+# How a board of a game in play is drawn, wherever it carries components to tap: for a phone (docs/boards.md).
+PLAYING_LAYOUT = "portrait"
+
 SAME: Any = object()  # a board described in the language it is drawn in
 _names: LruCache[tuple[int, int], str] = LruCache(10_000)
 
@@ -84,13 +87,15 @@ async def board_image(
     *,
     locale: Any = None,
     reader: Any = SAME,
+    **marks: Any,
 ) -> discord.File:
     """The board of ``state`` as an attachment, drawn off the event loop, with the players' names and its words
     in ``locale`` (the server's: a board reads the same wherever it is shown), described for screen readers in
-    ``reader``'s language (a private message's reader; by default ``locale``, for a public one)."""
+    ``reader``'s language (a private message's reader; by default ``locale``, for a public one); ``marks``: the
+    renderer's layout and marks (docs/boards.md)."""
     names = await display_names(guild, game)
     png, description = await asyncio.gather(
-        service.render_board(game, state, names, locale),
+        service.render_board(game, state, names, locale, **marks),
         service.describe_board(game, state, names, locale if reader is SAME else reader),
     )
     filename = name or f"{game.name}-{game.id}-{len(state.moves)}.png"

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from cogs import present
-from cogs.context import board_image, service_of
+from cogs.context import PLAYING_LAYOUT, board_image, service_of
 from cogs.deadline import PUBLIC_PLACEHOLDER, can_still_answer, defer, time_left
 from cogs.threads import update_header
 from cogs.tree import send_private
@@ -54,9 +54,9 @@ def nonce(announcement_id: int) -> str:
 async def report_message(
     guild: discord.Guild | None, service: GameService, locale: Any, report: Report
 ) -> tuple[str, discord.File]:
-    """The words and the board image of a report, in ``locale``."""
+    """The words and the board image of a report, in ``locale``: drawn for a phone, as it carries components."""
     text = present.report_text(locale, report, present.heading(locale, report))
-    return text, await board_image(guild, service, report.game, report.state, locale=locale)
+    return text, await board_image(guild, service, report.game, report.state, locale=locale, layout=PLAYING_LAYOUT)
 
 
 async def post_report(

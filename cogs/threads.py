@@ -33,6 +33,7 @@ NO_THREADS = N_(
 )
 FOLLOW = N_("Follow the game in {thread}.")
 PLAYED_IN = N_("The game was played in {thread}.")
+NO_RESULT = N_("The game ended with no result (aborted or cancelled). It was played in {thread}.")
 
 # Channels already told why their games are not in threads: once per channel (and per process; after a restart
 # a channel may read it once more, which is harmless and lets a fixed permission be noticed).
@@ -74,6 +75,8 @@ def header_text(locale: Any, game: Game, heading: str | None = None) -> str:
         finish = Finish(game.winner, game.result_reason, game.scores)
         lines += present.finish_lines(locale, game, finish)[:3]  # "Game over.", why, the final score
         lines.append(tr(locale, PLAYED_IN, thread=present.channel_link(game.thread_id or 0)))
+    elif game.status == GameStatus.CANCELLED:
+        lines.append(tr(locale, NO_RESULT, thread=present.channel_link(game.thread_id or 0)))
     else:
         lines.append(tr(locale, FOLLOW, thread=present.channel_link(game.thread_id or 0)))
     return "\n".join(lines)

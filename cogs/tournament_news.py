@@ -15,6 +15,7 @@ import discord
 
 from cogs import present
 from cogs.context import client_service, display_name, display_names
+from cogs.controls import report_components
 from cogs.reply import nonce, report_message
 from cogs.threads import ARCHIVE_MINUTES, QUIET, thread_name
 from cogs.tournament_words import board_line, move_time, points_text, signup_text, standings_lines, summary, when
@@ -120,7 +121,8 @@ async def deliver_paired(client: discord.Client, notice: Notice) -> int | None:
     report = notice.report
     heading = tr(locale, "{title} game #{id} begins!", title=present.title(game.name, locale), id=game.id)
     text, file = await report_message(guild, service, locale, report)
-    message = await where.send(f"{heading}\n{text}", file=file, nonce=nonce(notice.id))
+    buttons = await report_components(service, report, locale)  # the moves to tap, as under any board in play
+    message = await where.send(f"{heading}\n{text}", file=file, nonce=nonce(notice.id), **buttons)
     return message.id
 
 

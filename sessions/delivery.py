@@ -202,7 +202,7 @@ class Delivery:
         if game.status == GameStatus.FINISHED and ply == game.ply and announcement.kind not in starting:
             finish = await self._records.finish_of(game)
         kind = ReportKind(announcement.kind)
-        return Report(game, state, played, finish, announcement.id, kind, payload.get("by"))
+        return Report(game, state, played, finish, announcement.id, kind, payload.get("by"), ply)
 
 
 def _alive(pid: int) -> bool:

@@ -39,7 +39,7 @@ def draw(
 ) -> bytes:
     """Runs in a worker: the PNG of ``position``, its words in ``language``, with ``marks`` (docs/boards.md)."""
     state = importlib.import_module(engine).from_dict(position)
-    return importlib.import_module(renderer).render(state, names, language, **(marks or {}))  # type: ignore[no-any-return]
+    return games.render_with(renderer, state, names, language, **(marks or {}))
 
 
 def start_worker() -> None:

@@ -151,3 +151,4 @@ class Report:
     announcement_id: int | None = None
     kind: ReportKind = ReportKind.MOVE
     by: int | None = None  # the member whose action this reports
+    ply: int | None = None  # the log's length at ``state`` (a late delivery: behind the game's); None: the game's

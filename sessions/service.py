@@ -15,6 +15,7 @@ module of its own, readable in one sitting, with its own tests:
     Delivery        sessions/delivery.py       the outbox worker's claim, lease, retry and give-up
     Drawer          sessions/drawing.py        board images and animations, drawn in worker processes
     AdminActions    sessions/admin.py          an admin's cancels, resets and forgets, and the audit log
+    Aborts          sessions/abort.py          a player's abort of a game that has barely begun
     OpenChallenges  sessions/open_challenges.py challenges anyone may accept, the first to press Accept plays
     Clocks          sessions/clocks.py         a clocked game's reminder before its time runs out, loss on time
     Tournaments     sessions/tournaments.py    sign-up, the rounds the bot pairs, standings, removals, cancels
@@ -37,6 +38,7 @@ from engines import GameState
 from locales import language_of
 from puzzles.mining import Budgets
 from render.standings import render as render_standings
+from sessions.abort import Aborts
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
@@ -89,6 +91,7 @@ class GameService:
         clocks = Clocks(table, turns)
         self.tournaments = Tournaments(table, records, turns, announcements, server_settings, self.drawer.run)
         self.seasons = Seasons(table)
+        aborts = Aborts(table)
         self.lessons = Lessons(table)
         # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
         # parts, like ``admin``.
@@ -111,6 +114,7 @@ class GameService:
         self.expire_challenges, self.challenge_posted = challenges.expire_challenges, challenges.posted
         self.play, self.roll, self.resign, self.claim = turns.play, turns.roll, turns.resign, turns.claim
         self.due_reminders, self.run_clocks = turns.due_reminders, clocks.run
+        self.abort, self.can_abort = aborts.abort, aborts.can_abort
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
         self.analyse_moves = computer.analyse_moves
@@ -163,9 +167,12 @@ class GameService:
         drawing process, when there are some)."""
         await self.drawer.warm_up()
 
-    async def render_board(self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None) -> bytes:
-        """The board image as PNG, its words in ``locale``'s language."""
-        return await self.drawer.draw(games.find(game.name), state, names, language_of(locale))
+    async def render_board(
+        self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
+    ) -> bytes:
+        """The board image as PNG, its words in ``locale``'s language; ``marks``: the renderer's layout and marks
+        (docs/boards.md)."""
+        return await self.drawer.draw(games.find(game.name), state, names, language_of(locale), marks)
 
     async def render_position(
         self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any

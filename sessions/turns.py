@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 import games
 from engines import GameState, IllegalMove
+from locales import N_
 from sessions.announcements import Announcements
 from sessions.game import Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
@@ -26,6 +27,7 @@ from storage.rows import StalePly
 
 MAX_MOVE_TEXT = 100
 BY_A_PLAYER = (MoveKind.MOVE, MoveKind.TAKEBACK)  # log entries a player made; the session made the others
+STALE_BOARD = N_("This board is out of date: the game has moved on. Use the buttons under its latest board.")
 
 
 def advance(state: GameState, draw: Callable[[list[str]], str]) -> list[PlayedMove]:
@@ -56,17 +58,25 @@ class Turns:
         self._server_settings = server_settings
 
     async def play(
-        self, game_id: int, user_id: int, text: str, *, reply: ReplyTo | None = None, known: Game | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        reply: ReplyTo | None = None,
+        known: Game | None = None,
+        ply: int | None = None,
     ) -> Report:
         """A member's move. ``known``: the game as the caller just read it (``find_game``), which spares reading
-        it again when it is current."""
+        it again when it is current. ``ply``: the ply of the board the move was chosen on (its buttons), which the
+        game must still be at."""
         text = " ".join(text.split())
         if not text:
             raise UserError("Type a move, for example one from the autocomplete list.")
         if len(text) > MAX_MOVE_TEXT:
             raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
         async with self._table.locks(game_id):
-            game = await self.active(game_id, user_id, known)
+            game = await self.active(game_id, user_id, known, ply)
             chance_words = games.find(game.name).chance_words
             if chance_words and text.lower().startswith(chance_words):
                 raise UserError("Dice are rolled by the bot, never chosen: use /{game} roll.", game=game.name)
@@ -81,11 +91,17 @@ class Turns:
             return await self.commit(game, state, played, user_id, reply)
 
     async def roll(
-        self, game_id: int, user_id: int, *, reply: ReplyTo | None = None, known: Game | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        reply: ReplyTo | None = None,
+        known: Game | None = None,
+        ply: int | None = None,
     ) -> Report:
         """The player to move asks for their die; the session draws it and logs it as a chance move."""
         async with self._table.locks(game_id):
-            game = await self.active(game_id, user_id, known)
+            game = await self.active(game_id, user_id, known, ply)
             state = await self._table.state(game)
             side = game.side_of(user_id)
             if not state.chance or state.to_act is None:
@@ -100,9 +116,11 @@ class Turns:
             played = [PlayedMove(state.moves[-1], None, MoveKind.CHANCE), *advance(state, self._table.draw)]
             return await self.commit(game, state, played, user_id, reply)
 
-    async def resign(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
+    async def resign(
+        self, game_id: int, user_id: int, *, reply: ReplyTo | None = None, ply: int | None = None
+    ) -> Report:
         async with self._table.locks(game_id):
-            game = await self.active(game_id, user_id)
+            game = await self.active(game_id, user_id, ply=ply)
             state = await self._table.state(game)
             loser = game.side_of(user_id)
             assert loser is not None
@@ -160,11 +178,11 @@ class Turns:
                     continue
             return None
 
-    async def active(self, game_id: int, user_id: int, known: Game | None = None) -> Game:
+    async def active(self, game_id: int, user_id: int, known: Game | None = None, ply: int | None = None) -> Game:
         """The game, if the member may act in it now. ``known`` is the game the caller just read to find it: it is
         used as is when this process's own last commit left the game at that ply (else the game changed since, or
         this process does not know: read it again). A change by another process in between is still refused by
-        the commit's ply check."""
+        the commit's ply check. ``ply``: the ply of the board the member acted on, which the game must be at."""
         game = known if known is not None and known.id == game_id and self._table.is_current(known) else None
         if game is None:
             game = await self._table.game(game_id)
@@ -176,6 +194,8 @@ class Turns:
             raise UserError("A server admin cancelled this game. Start a new one with a challenge.")
         if game.status != GameStatus.ACTIVE:
             raise UserError("This game has not started: the challenge must be accepted first.")
+        if ply is not None and ply != game.ply:
+            raise UserError(STALE_BOARD)
         await self._announcements.wait(game.id, ply=game.ply)
         return game
 

@@ -39,6 +39,7 @@ class AnnouncementKind(StrEnum):
     CLOSED = "closed"  # a challenge declined or withdrawn
     EXPIRY = "expiry"  # a challenge expired unanswered
     CANCELLED = "cancelled"  # an admin cancelled a game or a challenge (or forgot a member)
+    ABORTED = "aborted"  # a player aborted a game that had barely begun (sessions/abort.py)
     REMINDER = "reminder"  # an idle player is reminded (in a game with a clock: before the time runs out)
     PAIRED = "paired"
     # A server's announcements about no one game (no game id): a tournament's round with its pairings and

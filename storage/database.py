@@ -393,6 +393,18 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries, Compet
             sa.update(games).where(games.c.id == game_id, games.c.status == from_status).values(values), announce, now
         )
 
+    async def abort_game(
+        self, game_id: int, expected_ply: int, reason: str, now: float, announce: AnnounceArg = None
+    ) -> tuple[int, ...] | None:
+        """End an active game at ``expected_ply`` with no result (``cancelled``, ``reason``; nothing rated or
+        counted), with ``announce`` in the same transaction; None if it moved on or ended first."""
+        update = (
+            sa.update(games)
+            .where(games.c.id == game_id, games.c.status == GameStatus.ACTIVE, games.c.ply == expected_ply)
+            .values(status=GameStatus.CANCELLED, result_reason=reason, finished_at=now)
+        )
+        return await self._update_and_announce(update, announce, now)
+
     async def activate(self, game_id: int, now: float, opening: list[MoveRow], announce: AnnounceArg = None) -> bool:
         """Accept a challenge: make the game active and log its opening chance moves in one commit.
         False when the challenge is no longer open (declined, cancelled, expired or accepted twice)."""

@@ -381,9 +381,21 @@ class InteractionsMixin:
         values: list[str],
         *,
         locale: str = "en-US",
+        forged: bool = False,
     ) -> FakeInteraction:
-        """Pick ``values`` in the (string) select menu ``custom_id`` of a stored bot message."""
+        """Pick ``values`` in the (string) select menu ``custom_id`` of a stored bot message.
+
+        As the Discord client, only values among the menu's options can be picked, between its ``min_values``
+        (default 1) and ``max_values`` (default 1) of them; ``forged=True`` sends any values (a hostile tester)."""
         payload, who, where, msg, component = self._component_interaction(user, message, custom_id, False, locale)
+        if not forged and component.get("type", 3) == 3:
+            offered = [option["value"] for option in component.get("options", [])]
+            unknown = [value for value in values if value not in offered]
+            if unknown:
+                raise AssertionError(f"select {custom_id!r} offers no {unknown}; it offers {offered}")
+            low, high = component.get("min_values", 1), component.get("max_values", 1)
+            if not low <= len(values) <= high or len(set(values)) != len(values):
+                raise AssertionError(f"select {custom_id!r} takes {low} to {high} distinct values, not {values}")
         payload["data"] = {"custom_id": custom_id, "component_type": component.get("type", 3), "values": values}
         return await self._send_interaction(payload, who, where, msg)
 

@@ -25,11 +25,11 @@ def fail_once(bot: GameBot) -> list[int]:
     draw = bot.service.render_board
     failed: list[int] = []
 
-    async def broken(*args: object) -> bytes:
+    async def broken(*args: object, **marks: object) -> bytes:
         if not failed:
             failed.append(1)
             raise KeyError("a drawing bug")
-        return await draw(*args)  # type: ignore[arg-type]
+        return await draw(*args, **marks)  # type: ignore[arg-type]
 
     bot.service.render_board = broken  # type: ignore[method-assign]
     return failed

@@ -57,9 +57,9 @@ async def test_a_duplicate_accept_answered_first_is_not_taken_for_the_first_boar
         bot._connection.parsers["INTERACTION_CREATE"] = bot._connection.parse_interaction_create
         draw = bot.service.render_board
 
-        async def slow_draw(*args: object) -> bytes:  # the accepting copy is still drawing when the other answers
+        async def slow_draw(*args: object, **marks: object) -> bytes:  # the accepting copy is still drawing
             await asyncio.sleep(0.5)
-            return await draw(*args)  # type: ignore[arg-type]
+            return await draw(*args, **marks)  # type: ignore[arg-type]
 
         bot.service.render_board = slow_draw  # type: ignore[method-assign]
         challenge = await (await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id})).final()

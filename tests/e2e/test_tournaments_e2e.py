@@ -125,6 +125,7 @@ async def thread_of(bot: GameBot, fake: FakeDiscord, game_id: int) -> int:
     thread_id = await fake.wait_until(opened, what=f"the thread of game {game_id}")
     board = await fake.wait_for_message(thread_id, lambda m: bool(m.attachments))
     assert board.attachment().data.startswith(PNG_SIGNATURE)
+    assert "begins" not in board.content or any(cid.startswith("tap:") for cid in board.custom_ids())  # tappable
     return thread_id
 
 

@@ -135,6 +135,8 @@ async def test_a_tournament_game_has_a_clock_a_reminder_before_it_runs_out_and_n
     assert await service.due_reminders([GUILD]) == []  # the ordinary reminder leaves clocked games alone
     with pytest.raises(UserError, match="clock"):
         await service.claim(game.id, game.players[1])
+    with pytest.raises(UserError, match="cannot be aborted"):  # it counts for the round
+        await service.abort(game.id, game.players[0])
     clock.now += 15 * 60
     flagged = await service.run_clocks([GUILD])
     assert len(flagged) == 1 and flagged[0].finish is not None
