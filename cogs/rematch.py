@@ -62,4 +62,6 @@ def report_buttons(report: Report, locale: Any) -> dict[str, Any]:
     """The buttons a report's message carries: Rematch under a finished game's last announcement."""
     if report.finish is None or report.game.against_bot:  # against the bot, a new challenge of it is the rematch
         return {}
+    if report.game.tournament_id is not None:  # a tournament pairs its players itself
+        return {}
     return {"view": rematch_view(report.game.id, locale)}

@@ -55,7 +55,7 @@ class Announcements:
 
     # --- what an action writes ----------------------------------------------------------------------
 
-    def of_report(self, kind: ReportKind, played: list[PlayedMove], by: int, reply: ReplyTo | None) -> Announce:
+    def of_report(self, kind: ReportKind, played: list[PlayedMove], by: int | None, reply: ReplyTo | None) -> Announce:
         """The announcement of an action that a report tells (its board): written with the action."""
         payload = {"played": [[p.move, p.player, p.kind] for p in played], "by": by, "reply": reply_payload(reply)}
         return Announce(AnnouncementKind(kind), payload, delay=self._grace(reply))
