@@ -36,8 +36,10 @@ from cogs.puzzles import DailyPuzzlePoster, PuzzleButton, PuzzleMiner
 from cogs.records import RecordButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
+from cogs.seasons import SeasonCog
 from cogs.stuck import BotTurnButton
 from cogs.taps import TapCog
+from cogs.tournaments import TournamentButton, TournamentCog
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
 from sessions.service import DEFAULT_DATABASE_URL, GameService, database_problem
@@ -275,6 +277,7 @@ class GameBot(commands.AutoShardedBot):
             BoardButton,
             PuzzleButton,
             BotTurnButton,
+            TournamentButton,
         )
         for cog in self.build_cogs():
             await self.add_cog(cog)
@@ -302,7 +305,15 @@ class GameBot(commands.AutoShardedBot):
         """The cogs with commands: one per registered game, then the shared ones. The registry is the only
         list of games."""
         per_game: list[commands.Cog] = [cog_class(entry)(self) for entry in games.entries()]
-        return [*per_game, leaderboard_cog(self), StatsCog(self), GamesCog(self), admin_cog(self)]
+        return [
+            *per_game,
+            leaderboard_cog(self),
+            StatsCog(self),
+            GamesCog(self),
+            admin_cog(self),
+            TournamentCog(self),
+            SeasonCog(self),
+        ]
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:

@@ -33,8 +33,10 @@ from cogs.private import deliver_privately, note_interaction
 from cogs.reply import CLOSED, FAILED, answer, hold_place, is_announcement, nonce, report_message, tell_played
 from cogs.stuck import BOT_TURN_WANTED, tell_stuck
 from cogs.threads import update_header
+from cogs.tournament_news import deliver_bulletin, deliver_paired
 from locales import N_, tr
-from sessions.service import BotCannotMove, DatabaseUnavailable, Game, GameService, Notice, Report
+from sessions.open_challenges import OPEN_SEAT
+from sessions.service import BotCannotMove, Bulletin, DatabaseUnavailable, Game, GameService, Notice, Report
 from sessions.vocabulary import AnnouncementKind, GameStatus
 
 log = logging.getLogger(__name__)
@@ -46,9 +48,14 @@ CANCELLED = N_(
     "{title} game #{id} between {player0} and {player1} was cancelled by a server admin: no result, nothing counted."
 )
 FORMER_MEMBER = N_("a former member")
+NOBODY_YET = N_("nobody yet")  # an open challenge's seat that no member took
 REMINDER = N_(
     "<@{user}>, your {title} game #{id} is waiting for your move. "
     "If you do not move, your opponent may claim the win {claim}."
+)
+CLOCK_REMINDER = N_(
+    "<@{user}>, your {title} game #{id} is waiting for your move, and your time runs out {deadline}: "
+    "then you lose on time."
 )
 
 
@@ -68,6 +75,7 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
         await tell_played(interaction)
     finally:
         start_bot_turn(interaction.client, report.game)
+        advance_tournament(interaction.client, report)
 
 
 async def components(service: GameService, report: Report, locale: Any) -> dict[str, Any]:
@@ -120,6 +128,24 @@ async def _bot_turn(client: discord.Client, game_id: int) -> None:
         await tell_stuck(client, stuck.game)
 
 
+def advance_tournament(client: discord.Client, report: Report) -> None:
+    """A tournament game just ended: if it was the last of its round, the next round (or the end) now, not at the
+    next sweep. In the background: the member's reply is out; the sweep would do it anyway."""
+    if report.finish is None or report.game.tournament_id is None:
+        return
+    task = asyncio.create_task(_advance_tournament(client, report.game.guild_id), name="advance a tournament")
+    _bot_turns.add(task)
+    task.add_done_callback(_bot_turns.discard)
+
+
+async def _advance_tournament(client: discord.Client, guild_id: int) -> None:
+    try:
+        if await client_service(client).tournaments.sweep([guild_id]):
+            await deliver_now(client)
+    except Exception:  # the sweep will try again
+        log.exception("Advancing the tournaments of %s failed", guild_id)
+
+
 async def deliver_now(client: discord.Client) -> int:
     """Deliver what is owed in this process's servers now (what a sweep or an admin just wrote), not at the next
     round of the :class:`Announcer`; returns how many were delivered."""
@@ -155,9 +181,11 @@ class Announcer(BackgroundCog):
         await self.bot.wait_until_ready()
 
 
-async def deliver(client: discord.Client, notice: Notice) -> int | None:
+async def deliver(client: discord.Client, notice: Notice | Bulletin) -> int | None:
     """The Discord requests of one owed announcement; returns the message that carries it (None: nothing to show).
     Raising leaves it to the outbox worker's retry. In a DM or group DM the bot can only follow up interactions."""
+    if isinstance(notice, Bulletin):  # about no one game: a tournament's or a season's (cogs/tournament_news.py)
+        return await deliver_bulletin(client, notice)
     if is_private(notice.game):
         return await deliver_privately(client, notice)
     return await DELIVERIES[notice.kind](client, notice)
@@ -192,7 +220,10 @@ async def _report(client: discord.Client, notice: Notice) -> int | None:
 async def _cancelled(client: discord.Client, notice: Notice) -> int | None:
     channel, locale = _where(client, notice)
     game = notice.game
-    players = [present.mention(user) if user > 0 else tr(locale, FORMER_MEMBER) for user in game.players]
+    players = [
+        present.mention(user) if user > 0 else tr(locale, NOBODY_YET if user == OPEN_SEAT else FORMER_MEMBER)
+        for user in game.players
+    ]
     title = present.title(game.name, locale)
     text = tr(locale, CANCELLED, title=title, id=game.id, player0=players[0], player1=players[1])
     if notice.was == GameStatus.CHALLENGE and game.challenge_message_id is not None:
@@ -203,6 +234,11 @@ async def _cancelled(client: discord.Client, notice: Notice) -> int | None:
 
 async def _reminder(client: discord.Client, notice: Notice) -> int | None:
     channel, locale = _where(client, notice)
+    if notice.deadline is not None:  # a game with a clock: its time runs out, nobody claims
+        deadline = discord.utils.format_dt(datetime.fromtimestamp(notice.deadline, tz=UTC), "R")
+        title = present.title(notice.game.name, locale)
+        text = tr(locale, CLOCK_REMINDER, user=notice.remind, title=title, id=notice.game.id, deadline=deadline)
+        return (await channel.send(text, nonce=nonce(notice.id))).id
     assert notice.claim_at is not None
     claim = discord.utils.format_dt(datetime.fromtimestamp(notice.claim_at, tz=UTC), "R")
     title = present.title(notice.game.name, locale)
@@ -241,6 +277,7 @@ DELIVERIES: dict[AnnouncementKind, Callable[[discord.Client, Notice], Awaitable[
     AnnouncementKind.MOVE: _report,
     AnnouncementKind.FINISH: _report,
     AnnouncementKind.TAKEBACK: _report,
+    AnnouncementKind.PAIRED: deliver_paired,
     AnnouncementKind.CANCELLED: _cancelled,
     AnnouncementKind.ABORTED: _aborted,
     AnnouncementKind.REMINDER: _reminder,

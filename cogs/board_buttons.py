@@ -35,6 +35,6 @@ def rematch_view(game_id: int, locale: Any) -> discord.ui.View:
 
 def report_buttons(report: Report, locale: Any) -> dict[str, Any]:
     """The buttons a report's message carries: Rematch under a finished game's last announcement."""
-    if report.finish is None:
+    if report.finish is None or report.game.tournament_id is not None:  # a tournament pairs its players itself
         return {}
     return {"view": rematch_view(report.game.id, locale)}

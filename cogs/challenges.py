@@ -69,10 +69,12 @@ class ChallengeButton(
             await answer_error(interaction, error)
 
 
-def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
+def challenge_view(game_id: int, locale: Any, *, open_to_all: bool = False) -> discord.ui.View:
+    """Accept, Decline and Cancel; an open challenge has nobody to decline it, so Accept and Cancel."""
     view = discord.ui.View(timeout=None)
     for action in ACTIONS:
-        view.add_item(ChallengeButton(action, game_id, locale))
+        if not (open_to_all and action == "decline"):
+            view.add_item(ChallengeButton(action, game_id, locale))
     return view
 
 
@@ -121,19 +123,22 @@ async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
     # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
     expires = discord.utils.format_dt(datetime.fromtimestamp(game.expires_at or 0, tz=UTC), "R")
     described = present.options_text(locale, game.name, game.options)
-    text = tr(
-        locale,
-        "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
-        "{challenger} plays {side}. The challenge expires {expires}.",
-        opponent=present.mention(game.opponent_id),
-        challenger=present.mention(game.challenger_id),
-        title=present.title(game.name, locale),
-        options=described or tr(locale, "standard rules"),
-        rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
-        side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
-        expires=expires,
-    )
-    view = challenge_view(game.id, locale)
+    if game.open_seat is not None:
+        text, view = _open_challenge_message(locale, game, expires, described)
+    else:
+        text = tr(
+            locale,
+            "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
+            "{challenger} plays {side}. The challenge expires {expires}.",
+            opponent=present.mention(game.opponent_id),
+            challenger=present.mention(game.challenger_id),
+            title=present.title(game.name, locale),
+            options=described or tr(locale, "standard rules"),
+            rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
+            side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
+            expires=expires,
+        )
+        view = challenge_view(game.id, locale)
     if interaction.response.is_done():  # deferred while the database was slow: the followup fills it in
         message_id: int | None = (await interaction.followup.send(text, view=view, wait=True)).id
         interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
@@ -145,3 +150,30 @@ async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
         await service.challenge_posted(game.id, message_id)
     except DatabaseUnavailable:  # the challenge is stored and shown: its buttons then answer on any message
         log.warning("Could not note the message of challenge %s: the database is unavailable", game.id)
+
+
+def _open_challenge_message(locale: Any, game: Game, expires: str, described: str) -> tuple[str, discord.ui.View]:
+    """An open challenge: anyone here may accept (within its rating range), the first to press Accept plays."""
+    lines = [
+        tr(
+            locale,
+            "{challenger} is looking for an opponent: {title} ({options}; {rated}). {challenger} plays {side}. "
+            "Anyone here may accept; the first to press Accept plays. The challenge expires {expires}.",
+            challenger=present.mention(game.challenger_id),
+            title=present.title(game.name, locale),
+            options=described or tr(locale, "standard rules"),
+            rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
+            side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
+            expires=expires,
+        )
+    ]
+    if game.rating_min is not None or game.rating_max is not None:
+        lines.append(
+            tr(
+                locale,
+                "Open to ratings from {low} to {high}.",
+                low=game.rating_min if game.rating_min is not None else 0,
+                high=game.rating_max if game.rating_max is not None else 4000,
+            )
+        )
+    return "\n".join(lines), challenge_view(game.id, locale, open_to_all=True)

@@ -121,12 +121,22 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
     The parameters differ per game, so the signature discord.py reads is built from the entry."""
 
     async def challenge(cog: GameCog, interaction: discord.Interaction, **chosen: Any) -> None:
-        opponent = chosen["opponent"]
+        opponent = chosen.get("opponent")
         options = {
             option.name: chosen[option.name].value if chosen.get(option.name) else option.default
             for option in entry.options
         }
         side, level = chosen.get("side"), chosen.get("level")
+        rating_range = (chosen.get("rating_min"), chosen.get("rating_max"))
+        if opponent is None:  # an open challenge: anyone here may accept
+            if level is not None:
+                raise UserError("The level is for games against the bot: challenge me to play at a level.")
+            await cog.send_open_challenge(
+                interaction, options, side.value if side else None, chosen.get("rated", True), rating_range
+            )
+            return
+        if rating_range != (None, None):
+            raise UserError("A rating range is for open challenges: leave the opponent empty to post one.")
         await cog.send_challenge(
             interaction,
             opponent,
@@ -141,7 +151,8 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         inspect.Parameter("cog", keyword),
         inspect.Parameter("interaction", keyword, annotation=discord.Interaction),
         # A user, not a member: in a DM or group DM nobody is a member of anything (cogs/places.py checks who).
-        inspect.Parameter("opponent", keyword, annotation=discord.User),
+        # None: an open challenge anyone in the server's channel may accept.
+        inspect.Parameter("opponent", keyword, annotation=discord.User | None, default=None),
     ]
     for option in entry.options:
         kind = int if all(isinstance(value, int) for value in option.values) else str
@@ -150,6 +161,9 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         )
     parameters.append(inspect.Parameter("side", keyword, annotation=app_commands.Choice[int] | None, default=None))
     parameters.append(inspect.Parameter("rated", keyword, annotation=bool, default=True))
+    rating = app_commands.Range[int, 0, 4000] | None
+    parameters.append(inspect.Parameter("rating_min", keyword, annotation=rating, default=None))
+    parameters.append(inspect.Parameter("rating_max", keyword, annotation=rating, default=None))
     if entry.ai is not None:  # only a game the bot plays offers a level
         parameters.append(inspect.Parameter("level", keyword, annotation=app_commands.Choice[int] | None, default=None))
     challenge.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -165,7 +179,9 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         choices["level"] = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
         descriptions["level"] = "Against the bot itself: how well it plays, 1 to 4 (default: 2)."
     described = app_commands.describe(
-        opponent="Who you want to play.",
+        opponent="Who you want to play (leave it empty: anyone here may accept).",
+        rating_min="An open challenge: the lowest rating that may accept.",
+        rating_max="An open challenge: the highest rating that may accept.",
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
         **descriptions,
@@ -252,6 +268,31 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         offered = await in_time(interaction, offering)
         challenges_made.count(key)
         await post_challenge(interaction, offered)
+
+    async def send_open_challenge(
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        side: int | None,
+        rated: bool,
+        rating_range: tuple[int | None, int | None],
+    ) -> None:
+        """A challenge anyone in the channel may accept, within the rating range when one is given."""
+        if interaction.guild is None or interaction.channel_id is None:
+            raise UserError("Name your opponent: a challenge to anyone is for a server's channel.")
+        offering = self.service.offer_open(
+            game=self.game,
+            guild_id=interaction.guild.id,
+            channel_id=interaction.channel_id,
+            challenger_id=interaction.user.id,
+            options=options,
+            side=side,
+            rated=rated,
+            rating_min=rating_range[0],
+            rating_max=rating_range[1],
+            parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
+        )
+        await post_challenge(interaction, await in_time(interaction, offering))
 
     async def current_game(
         self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False, to_act: bool = True

@@ -58,21 +58,24 @@ def remember_members(interaction: discord.Interaction) -> None:
 
 
 async def display_names(guild: discord.Guild | None, game: Game) -> tuple[str, str]:
-    names = []
-    for user_id in game.players:
-        name = _names.get((game.guild_id, user_id))
-        if name is None:
-            member = guild.get_member(user_id) if guild else None
-            if member is None and guild is not None:
-                try:
-                    member = await guild.fetch_member(user_id)
-                except discord.HTTPException:
-                    member = None
-            name = member.display_name if member else f"Player {user_id}"
-            if member is not None:
-                _names.put((game.guild_id, user_id), name)
-        names.append(name)
-    return names[0], names[1]
+    first, second = [await display_name(guild, game.guild_id, user_id) for user_id in game.players]
+    return first, second
+
+
+async def display_name(guild: discord.Guild | None, guild_id: int, user_id: int) -> str:
+    """A member's name as the server shows it: from the cache, the client's members, or one request."""
+    name = _names.get((guild_id, user_id))
+    if name is None:
+        member = guild.get_member(user_id) if guild else None
+        if member is None and guild is not None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                member = None
+        name = member.display_name if member else f"Player {user_id}"
+        if member is not None:
+            _names.put((guild_id, user_id), name)
+    return name
 
 
 async def board_image(

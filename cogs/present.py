@@ -117,6 +117,8 @@ def next_turn_line(locale: Any, game: Game, state: GameState) -> str | None:
 ENDINGS = {
     Ending.RESIGN: N_("{loser} resigned."),
     Ending.TIMEOUT: N_("{loser} stopped moving and {winner} claimed the win."),
+    Ending.TIME: N_("{loser} ran out of time: {winner} wins on time."),
+    Ending.FORFEIT: N_("{loser} was removed from the tournament: {winner} wins by forfeit."),
 }
 
 

@@ -51,6 +51,8 @@ class Aborts:
     @staticmethod
     def can_abort(game: Game, state: GameState) -> bool:
         """Whether ``game`` (in ``state``) may still be aborted: whether a board shows the Abort button."""
+        if game.tournament_id is not None:  # a tournament's game counts for its round: played, resigned or lost on time
+            return False
         return game.status == GameStatus.ACTIVE and abortable(games.find(game.name), game.options, state)
 
     async def abort(
@@ -66,6 +68,8 @@ class Aborts:
                 raise UserError("Game #{id} is not in play, so there is nothing to abort.", id=game.id)
             if ply is not None and ply != game.ply:
                 raise UserError(STALE_BOARD)
+            if game.tournament_id is not None:
+                raise UserError("A tournament game cannot be aborted: play on, or resign.")
             state = await self._table.state(game)
             if not abortable(games.find(game.name), game.options, state):
                 raise UserError(

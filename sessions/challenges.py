@@ -161,6 +161,13 @@ class Challenges:
             rematch_of=game_id,
         )
 
+    async def check_new(
+        self, game: str, options: dict[str, Any], guild_id: int, channel_id: int, parent_id: int | None
+    ) -> None:
+        """What every new challenge must pass: valid options, the game on in this server, an allowed channel."""
+        self._check_options(game, options)
+        await self._check_allowed(game, guild_id, channel_id, parent_id)
+
     async def posted(self, game_id: int, message_id: int) -> None:
         """The challenge's message: its buttons answer only there, and it becomes the game's header."""
         await self._table.db.set_message(game_id, "challenge_message_id", message_id)

@@ -22,6 +22,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sessions.announcements import reply_of
 from sessions.game import Game, PlayedMove, ReplyTo, Report
@@ -53,12 +54,25 @@ class Notice:
     by: int | None = None  # who acted: declined, withdrew, cancelled
     was: str | None = None  # a cancellation: what the game was (its status, or "forgotten")
     remind: int | None = None  # a reminder: the member reminded ...
-    claim_at: float | None = None  # ... and when the opponent may claim the win
+    claim_at: float | None = None  # ... and when the opponent may claim the win ...
+    deadline: float | None = None  # ... or, in a game with a clock, when their time runs out
+
+
+@dataclass(frozen=True)
+class Bulletin:
+    """An announcement owed to a server about no one game: a tournament's round or end, a season's end. Its
+    payload names what it is about; the cog reads the rest from the service when it delivers it."""
+
+    id: int
+    kind: AnnouncementKind
+    guild_id: int
+    channel_id: int
+    payload: dict[str, Any]
 
 
 # The cog's delivery: the Discord requests for one notice; returns the message that carries it (None: nothing to
 # show). Raising means "not now": the notice is retried later.
-Deliver = Callable[[Notice], Awaitable[int | None]]
+Deliver = Callable[[Notice | Bulletin], Awaitable[int | None]]
 
 
 class Delivery:
@@ -147,14 +161,16 @@ class Delivery:
         except DatabaseUnavailable:
             pass  # its lease lapses instead: tried again then
 
-    async def _notice(self, announcement: AnnouncementRow, report: Report | None) -> Notice:
+    async def _notice(self, announcement: AnnouncementRow, report: Report | None) -> Notice | Bulletin:
         kind = AnnouncementKind(announcement.kind)
         payload = announcement.payload
+        if announcement.game_id is None:
+            return Bulletin(announcement.id, kind, announcement.guild_id, announcement.channel_id, payload)
         if kind.reports and report is None:
             report = await self.report(announcement)
         game = report.game if report is not None else await self._table.game(announcement.game_id)
         claim_at = None
-        if kind == AnnouncementKind.REMINDER:
+        if kind == AnnouncementKind.REMINDER and "deadline" not in payload:
             # Reminders written before the deadline was stored: it is twice the reminder time after the last move.
             claim_at = payload.get("claim_at") or (game.last_move_at or game.created_at) + 2 * payload["hours"] * 3600
         return Notice(
@@ -168,19 +184,22 @@ class Delivery:
             was=payload.get("was"),
             remind=payload.get("user_id"),
             claim_at=claim_at,
+            deadline=payload.get("deadline"),
         )
 
     async def report(self, announcement: AnnouncementRow) -> Report:
         """The report an announcement tells, rebuilt from the database: the game as it stood at the
         announcement's ply, the moves it announces and, when that ended the game, the result and the rating
         changes."""
+        assert announcement.game_id is not None
         game = await self._table.game(announcement.game_id)
         ply = game.ply if announcement.ply is None else announcement.ply
         state = await self._table.position(game, ply)
         payload = announcement.payload
         played = [PlayedMove(move, player, MoveKind(kind)) for move, player, kind in payload.get("played", [])]
         finish = None
-        if game.status == GameStatus.FINISHED and ply == game.ply and announcement.kind != AnnouncementKind.START:
+        starting = (AnnouncementKind.START, AnnouncementKind.PAIRED)
+        if game.status == GameStatus.FINISHED and ply == game.ply and announcement.kind not in starting:
             finish = await self._records.finish_of(game)
         kind = ReportKind(announcement.kind)
         return Report(game, state, played, finish, announcement.id, kind, payload.get("by"), ply)

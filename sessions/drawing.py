@@ -15,10 +15,10 @@ import asyncio
 import importlib
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import games
 from engines import GameState
@@ -26,6 +26,7 @@ from render.animation import animated_gif
 from sessions.workers import follow_parent, worker_pool
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def draw(
@@ -157,6 +158,26 @@ class Drawer:
                 self._pool = None
             self._start_soon()
             return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """Other work that would hold the event loop (a tournament's standings picture, its Swiss pairing):
+        ``function`` (a module's top-level function, so a worker can find it) called with ``args`` in a drawing
+        process, or in a thread until one is ready (or with no workers)."""
+        async with self._slots:
+            pool = self._pool
+            if pool is None:
+                if self.workers:
+                    self._start_soon()
+                return await asyncio.to_thread(function, *args)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+            except BrokenProcessPool:
+                log.warning("A drawing worker died; starting new ones")
+                if self._pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+                self._start_soon()
+                return await asyncio.to_thread(function, *args)
 
     def close(self) -> None:
         self._closed = True

@@ -16,6 +16,10 @@ module of its own, readable in one sitting, with its own tests:
     Drawer          sessions/drawing.py        board images and animations, drawn in worker processes
     AdminActions    sessions/admin.py          an admin's cancels, resets and forgets, and the audit log
     Aborts          sessions/abort.py          a player's abort of a game that has barely begun
+    OpenChallenges  sessions/open_challenges.py challenges anyone may accept, the first to press Accept plays
+    Clocks          sessions/clocks.py         a clocked game's reminder before its time runs out, loss on time
+    Tournaments     sessions/tournaments.py    sign-up, the rounds the bot pairs, standings, removals, cancels
+    Seasons         sessions/seasons.py        a server's seasons: their ratings, boards and rollover
 
 This class builds them and names, once, which part answers each call; the database is the parts' own.
 """
@@ -33,24 +37,29 @@ import games
 from engines import GameState
 from locales import language_of
 from puzzles.mining import Budgets
+from render.standings import render as render_standings
 from sessions.abort import Aborts
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
+from sessions.clocks import Clocks
 from sessions.computer import BotCannotMove, ComputerPlayer
 from sessions.daily_puzzles import DailyPuzzles
-from sessions.delivery import Delivery, Notice
+from sessions.delivery import Bulletin, Delivery, Notice
 from sessions.drawing import Drawer
 from sessions.finding import Finder
 from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
 from sessions.lessons import LessonPage, Lessons
+from sessions.open_challenges import OpenChallenges
 from sessions.puzzle_mining import PuzzleMining
 from sessions.puzzles import Puzzles
 from sessions.records import Records
 from sessions.refusal import UserError
+from sessions.seasons import Seasons
 from sessions.table import Settings, Table
 from sessions.thinking import Thinker
+from sessions.tournaments import Tournaments, TournamentView, standings_picture
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
 from sessions.words import alt_text, animation_alt_text, text_board
@@ -79,6 +88,10 @@ class GameService:
         self._computer = computer
         self.drawer = Drawer(table.settings.render_workers)
         self.admin = AdminActions(table)
+        open_challenges = OpenChallenges(table, announcements, challenges, records, server_settings)
+        clocks = Clocks(table, turns)
+        self.tournaments = Tournaments(table, records, turns, announcements, server_settings, self.drawer.run)
+        self.seasons = Seasons(table)
         aborts = Aborts(table)
         self.lessons = Lessons(table)
         # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
@@ -98,10 +111,11 @@ class GameService:
             challenges.challenge_computer,
         )
         self.rematch_computer = challenges.rematch_computer
-        self.accept, self.decline, self.cancel = challenges.accept, challenges.decline, challenges.cancel
+        self.offer_open, self.open_challenges = open_challenges.offer, open_challenges.listed
+        self.accept, self.decline, self.cancel = open_challenges.accept, challenges.decline, challenges.cancel
         self.expire_challenges, self.challenge_posted = challenges.expire_challenges, challenges.posted
         self.play, self.roll, self.resign, self.claim = turns.play, turns.roll, turns.resign, turns.claim
-        self.due_reminders = turns.due_reminders
+        self.due_reminders, self.run_clocks = turns.due_reminders, clocks.run
         self.abort, self.can_abort = aborts.abort, aborts.can_abort
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
@@ -175,6 +189,13 @@ class GameService:
         gif = await self.drawer.animation(games.find(game.name), states, names, language_of(locale))
         return gif, len(states)
 
+    async def standings_image(
+        self, view: TournamentView, names: dict[int, str], subtitle: str, locale: Any = None
+    ) -> bytes:
+        """A tournament's standings as PNG (``names``: each player's display name), drawn like the boards, off
+        the event loop, its headings in ``locale``'s language."""
+        return await self.drawer.run(render_standings, standings_picture(view, names, subtitle), language_of(locale))
+
     async def describe_board(
         self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, last_move: str | None = None
     ) -> str:
@@ -239,6 +260,7 @@ __all__ = [
     "DEFAULT_DATABASE_URL",
     "MAX_OPEN_CHALLENGES",
     "BotCannotMove",
+    "Bulletin",
     "DatabaseUnavailable",
     "Ending",
     "Finish",

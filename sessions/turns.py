@@ -136,6 +136,10 @@ class Turns:
         """Win a game whose opponent has not acted for twice the reminder time."""
         async with self._table.locks(game_id):
             game = await self.active(game_id, user_id)
+            if game.move_seconds is not None:
+                raise UserError(
+                    "This game has a clock: a player whose time runs out loses on time, so there is nothing to claim."
+                )
             state = await self._table.state(game)
             claimant = game.side_of(user_id)
             if state.to_act == claimant:
@@ -148,6 +152,37 @@ class Turns:
                 raise UserError("You can claim the win if your opponent still has not moved {when}.", when=when)
             assert claimant is not None
             return await self._end_without_move(game, state, claimant, Ending.TIMEOUT, user_id, reply)
+
+    async def flag(self, game_id: int, ply: int) -> Report | None:
+        """The clock of a game's player to move ran out at ``ply``: they lose on time (rated as any loss). None if
+        the game moved on or ended meanwhile (a move made in time wins the race: the ply is checked)."""
+        async with self._table.locks(game_id):
+            game = await self._table.game(game_id)
+            if game.status != GameStatus.ACTIVE or game.ply != ply:
+                return None
+            state = await self._table.state(game)
+            if state.to_act is None:
+                return None
+            try:
+                return await self._end_without_move(game, state, 1 - state.to_act, Ending.TIME, None, None)
+            except UserError:
+                return None
+
+    async def forfeit(self, game_id: int, loser: int) -> Report | None:
+        """A player removed from a tournament forfeits their game: the opponent wins, nothing is rated (the game
+        was not played out). None if it had ended already."""
+        async with self._table.locks(game_id):
+            for _ in range(3):  # a move may land between the read and the write: read again
+                game = await self._table.game(game_id)
+                side = game.side_of(loser)
+                if game.status != GameStatus.ACTIVE or side is None:
+                    return None
+                state = await self._table.state(game)
+                try:
+                    return await self._end_without_move(game, state, 1 - side, Ending.FORFEIT, None, None, rate=False)
+                except UserError:
+                    continue
+            return None
 
     async def active(self, game_id: int, user_id: int, known: Game | None = None, ply: int | None = None) -> Game:
         """The game, if the member may act in it now. ``known`` is the game the caller just read to find it: it is
@@ -227,13 +262,22 @@ class Turns:
         return Report(after, state, played, settled, announcement_id, kind, by, held=held)
 
     async def _end_without_move(
-        self, game: Game, state: GameState, winner: int, reason: Ending, user_id: int, reply: ReplyTo | None
+        self,
+        game: Game,
+        state: GameState,
+        winner: int,
+        reason: Ending,
+        user_id: int | None,
+        reply: ReplyTo | None,
+        *,
+        rate: bool = True,
     ) -> Report:
         announce = self._announcements.of_report(ReportKind.FINISH, [], user_id, reply)
         result = (winner, reason, state.scores())
+        settle = self._records.rate if rate else None
         try:
             written = await self._table.db.finish_without_move(
-                game.id, game.ply, result, self._table.clock(), settle=self._records.rate, announce=announce
+                game.id, game.ply, result, self._table.clock(), settle=settle, announce=announce
             )
         except StalePly as error:
             raise UserError("The game changed meanwhile. Look at the board and try again.") from error

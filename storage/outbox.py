@@ -64,7 +64,7 @@ def as_announcements(announce: AnnounceArg) -> list[Announce]:
 @dataclass(frozen=True)
 class AnnouncementRow:
     id: int
-    game_id: int
+    game_id: int | None  # None: a server's announcement about no one game (a tournament's, a season's)
     guild_id: int
     channel_id: int
     kind: str
@@ -87,14 +87,15 @@ class AnnouncementRow:
 def insert_announcements(
     connection: sa.Connection,
     *,
-    game_id: int,
+    game_id: int | None,
     guild_id: int,
     channel_id: int,
-    ply: int,
+    ply: int | None,
     announce: AnnounceArg,
     now: float,
 ) -> tuple[int, ...]:
-    """Write ``announce`` for a game inside the caller's transaction; returns the new ids in order."""
+    """Write ``announce`` for a game (None: for the server) inside the caller's transaction; returns the new ids in
+    order."""
     ids = []
     for item in as_announcements(announce):
         values = dict(
