@@ -25,12 +25,12 @@ from discord.ext import commands, tasks
 from cogs import present
 from cogs.aborting import aborted_text, update_aborted_header
 from cogs.background import BackgroundCog
+from cogs.board_buttons import report_buttons
 from cogs.context import client_service
 from cogs.controls import report_components
 from cogs.places import is_private
 from cogs.private import deliver_privately, note_interaction
-from cogs.rematch import report_buttons
-from cogs.reply import CLOSED, FAILED, answer, is_announcement, nonce, report_message, tell_played
+from cogs.reply import CLOSED, FAILED, answer, hold_place, is_announcement, nonce, report_message, tell_played
 from cogs.stuck import BOT_TURN_WANTED, tell_stuck
 from cogs.threads import update_header
 from cogs.tournament_news import deliver_bulletin, deliver_paired
@@ -65,8 +65,11 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     that ended in a forced pass, a takeback)."""
     note_interaction(interaction, report.game)  # in a DM, what follows (the bot's move) follows this up
     try:
-        buttons = await components(client_service(interaction.client), report, interaction.guild_locale)
-        await answer(interaction, report, buttons, edit=edit)
+        if report.held:  # the bot's reply announces this with it, in one message
+            await hold_place(interaction, report)
+        else:
+            buttons = await components(client_service(interaction.client), report, interaction.guild_locale)
+            await answer(interaction, report, buttons, edit=edit)
     except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
         after_commit_failed(report, error)
         await tell_played(interaction)
@@ -115,6 +118,12 @@ async def _bot_turn(client: discord.Client, game_id: int) -> None:
         pass  # the sweep tries again; the tracker has logged the outage, and the outbox has what was committed
     except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
         log.exception("The bot's turn in game %s failed", game_id)
+    if stuck is not None:
+        try:  # the member's move, held for a reply that is not coming now, is announced on its own
+            if await service.release_held(game_id):
+                await deliver_now(client)
+        except Exception as error:  # the outbox announces it once its hold is over
+            log.info("Could not announce the move held in game %s now: %s", game_id, error)
     if stuck is not None and stuck.first:
         await tell_stuck(client, stuck.game)
 

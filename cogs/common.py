@@ -28,6 +28,7 @@ from cogs.deadline import in_time
 from cogs.learn import LearnCommands
 from cogs.places import NOT_IN_THIS_DM as NOT_HERE
 from cogs.places import is_private, may_play_here, place_id
+from cogs.practice import open_practice, parent_of
 from cogs.private import note_interaction
 from cogs.puzzles import PuzzleCommands
 from cogs.records import analyse_record, check_one_source, history_files, replay_record, send_text_board
@@ -38,6 +39,7 @@ from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
+from sessions.memory import LruCache
 from sessions.service import DatabaseUnavailable, Game, GameService, Report, UserError
 from sessions.vocabulary import GameStatus
 
@@ -51,6 +53,10 @@ LEVEL_LABELS = {
     4: N_("4: the strongest"),
 }
 CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
+REVIEW_HEADING = N_(
+    "Game #{id}: your moves that cost most, each on the board before you played it: the cross is your move, "
+    "the star a better one."
+)
 NOT_A_MEMBER = N_("I cannot use that option: pick a member of this server or a listed value.")
 
 
@@ -58,9 +64,35 @@ def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
     return (interaction.guild_id, interaction.user.id)
 
 
-# Each challenge pings the opponent and each board is a public image: a member may not flood a channel.
-challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
+# Each board is a public image: a member may not flood a channel.
 public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
+
+
+class CreatedOnly:
+    """A cooldown that counts only what was created: a challenge refused (of oneself, at a level a member has not)
+    costs nothing, and the next real one goes out. ``check`` before, ``count`` after success."""
+
+    def __init__(self, rate: int, per: float) -> None:
+        self.rate, self.per = rate, per
+        self._buckets: LruCache[tuple[int | None, int], app_commands.Cooldown] = LruCache(10_000)
+
+    def check(self, key: tuple[int | None, int]) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is not None and bucket.get_tokens() == 0:
+            raise app_commands.CommandOnCooldown(bucket, bucket.get_retry_after())
+
+    def count(self, key: tuple[int | None, int]) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = app_commands.Cooldown(self.rate, self.per)
+            self._buckets.put(key, bucket)
+        bucket.update_rate_limit()
+
+
+# Each challenge pings the opponent, and each game against the bot opens a thread: three of each a minute per
+# member, counted apart (practising against the bot never holds up a challenge of a friend).
+challenges_made = CreatedOnly(3, 60)
+games_against_bot = CreatedOnly(3, 60)
 
 
 def public_boards_only(interaction: discord.Interaction) -> app_commands.Cooldown | None:
@@ -153,7 +185,7 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
         **descriptions,
-    )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
+    )(app_commands.choices(**choices)(challenge))
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 
 
@@ -199,7 +231,9 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             raise UserError(IN_SERVER_ONLY)
         if not may_play_here(interaction, opponent):
             raise UserError(NOT_HERE if interaction.guild_id is None else NOT_A_MEMBER)
+        key = per_member(interaction)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
+            games_against_bot.check(key)
             challenged = self.service.challenge_computer(
                 game=self.game,
                 guild_id=place,
@@ -210,12 +244,15 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
                 side=side,
                 level=level,
                 reply=reply_to(interaction),
-                parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
+                parent_id=parent_of(interaction),
             )
-            await self.act(interaction, challenged)
+            report = await in_time(interaction, challenged)
+            games_against_bot.count(key)
+            await open_practice(interaction, report)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
+        challenges_made.check(key)
         offering = self.service.challenge(
             game=self.game,
             guild_id=place,
@@ -228,7 +265,9 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             rated=rated,
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
-        await post_challenge(interaction, await in_time(interaction, offering))
+        offered = await in_time(interaction, offering)
+        challenges_made.count(key)
+        await post_challenge(interaction, offered)
 
     async def send_open_challenge(
         self,
@@ -256,13 +295,21 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         await post_challenge(interaction, await in_time(interaction, offering))
 
     async def current_game(
-        self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
+        self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False, to_act: bool = True
     ) -> Game:
+        """The game a command means; with ``to_act`` (an acting command), of the caller's several games here the
+        one waiting for them, when only one is."""
         place = place_id(interaction)
         if place is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
         return await self.service.find_game(
-            self.game, interaction.user.id, place, interaction.channel_id, game_id, spectate=spectate
+            self.game,
+            interaction.user.id,
+            place,
+            interaction.channel_id,
+            game_id,
+            spectate=spectate,
+            to_act=to_act and not spectate,
         )
 
     async def act(self, interaction: discord.Interaction, action: Awaitable[Report]) -> None:
@@ -300,10 +347,16 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         fitting = [m for m in matches if len(m) <= CHOICE_TEXT_LIMIT]
         return [app_commands.Choice(name=m, value=m) for m in fitting[:AUTOCOMPLETE_LIMIT]]
 
-    async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def game_choices(
+        self, interaction: discord.Interaction, current: str, *, mine_only: bool = True
+    ) -> list[app_commands.Choice[int]]:
+        """The ``game`` option's choices: the caller's own games here (``mine_only``: a command that acts), or
+        every game here (one that looks), the caller's first."""
         assert interaction.channel_id is not None
         try:
-            candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+            candidates = await self.service.games_for_choice(
+                self.game, interaction.user.id, interaction.channel_id, mine_only=mine_only
+            )
         except DatabaseUnavailable:  # nothing to offer now; submitting says why
             return []
         choices = []
@@ -355,7 +408,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        found = await self.current_game(interaction, game)
+        found = await self.current_game(interaction, game, to_act=False)  # never guessed: it ends a game
         await self.act(interaction, self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="abort", description="End a game that has barely begun, with no result.")
@@ -369,7 +422,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        found = await self.current_game(interaction, game)
+        found = await self.current_game(interaction, game, to_act=False)  # a claim is for a game not waiting for you
         await self.act(interaction, self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
@@ -437,9 +490,8 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
         found, state, move = await self.service.hint(found.id, interaction.user.id)
         text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
-        await interaction.followup.send(
-            text, file=await board_file(interaction, found, state, private=True), ephemeral=True
-        )
+        board = await board_file(interaction, found, state, private=True, suggestion=move)  # on the member's position
+        await interaction.followup.send(text, file=board, ephemeral=True)
 
     @app_commands.command(name="takeback", description="Against the bot: undo your last move and its reply.")
     @app_commands.describe(game="Which game, if you have several.")
@@ -471,9 +523,9 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
                 tr(locale, "Game #{id}: no move stands out as a mistake. Well played!", id=found.id), ephemeral=True
             )
             return
-        lines = [tr(locale, "Game #{id}: the moves that cost most, each shown before it was played.", id=found.id)]
+        lines = [tr(locale, REVIEW_HEADING, id=found.id)]
         files = []
-        for ply, played, better, drop in mistakes:
+        for ply, played, better, drop in mistakes:  # ply: the move's number in the log, as /history numbers it
             lines.append(
                 tr(
                     locale,
@@ -484,21 +536,28 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
                     drop=round(50 * drop),
                 )
             )
-            position = await self.service.position(found, ply - 1)
-            files.append(await board_file(interaction, found, position, private=True))
+            before = await self.service.position(found, ply - 1)
+            name = f"{found.name}-{found.id}-move-{ply}.png"
+            marks = {"name": name, "played": played, "suggestion": better}
+            files.append(await board_file(interaction, found, before, private=True, **marks))
         await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True)
 
     @move.autocomplete("game")
-    @board.autocomplete("game")
     @hint.autocomplete("game")
     @takeback.autocomplete("game")
-    @replay.autocomplete("game")
     @resign.autocomplete("game")
     @abort.autocomplete("game")
     @claim.autocomplete("game")
-    @history.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         return await self.game_choices(interaction, current)
+
+    @board.autocomplete("game")
+    @replay.autocomplete("game")
+    @history.autocomplete("game")
+    async def any_game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.game_choices(interaction, current, mine_only=False)
 
 
 def cog_class(entry: GameEntry) -> type[GameCog]:

@@ -68,8 +68,9 @@ class Narrator:
         """A chance outcome the bot drew."""
         return say(N_("The bot drew **{move}**."), move=move)
 
-    def forced_pass(self, say: Say, state: GameState, player: int) -> str:
-        """A pass the rules forced, played by the bot for ``player``."""
+    def forced_pass(self, say: Say, state: GameState, player: int, ply: int | None = None) -> str:
+        """A pass the rules forced, played by the bot for ``player``; ``ply`` is its index in ``state.moves``
+        when known (``state`` may be after later moves, the game's end included)."""
         return say(N_("{player} cannot place any piece, so the bot passed for them."), player=say.player(player))
 
 
@@ -153,7 +154,7 @@ def _keywords(path: str) -> frozenset[str] | None:
 
 def render_with(renderer: str, state: GameState, names: tuple[str, str], language: str, **marks: Any) -> bytes:
     """``render(state, names, language, **marks)`` of the renderer module at ``renderer``, without the marks it
-    does not take."""
+    does not take (a game registered without them still draws its one picture)."""
     taken = _keywords(renderer)
     if taken is not None:
         marks = {key: value for key, value in marks.items() if key in taken}

@@ -21,16 +21,25 @@ CHOOSE_REMOVAL = N_("Remove a piece")
 REMOVAL = N_("up to {points} points")
 CHOOSE_SCORE = N_("Your new score after removing {piece}:")
 SCORE = N_("{score} (+{gain})")
+PLACEMENT_PASSES = 2  # the placement phase ends at its second pass: each player passes once, then is skipped
 
 
 class IsaacNarrator(Narrator):
-    def forced_pass(self, say: Say, state: GameState, player: int) -> str:
+    def forced_pass(self, say: Say, state: GameState, player: int, ply: int | None = None) -> str:
         assert isinstance(state, engine.IsaacGame)
-        if state.phase == engine.SCORING:
+        if _in_scoring(state, ply):
             return say(
                 N_("{player} has no piece left to remove, so the bot passed for them."), player=say.player(player)
             )
-        return super().forced_pass(say, state, player)
+        return super().forced_pass(say, state, player, ply)
+
+
+def _in_scoring(state: engine.IsaacGame, ply: int | None) -> bool:
+    """Whether the pass at ``ply`` of the log was played in the scoring phase. ``state`` may be past it: the
+    pass that ends the game leaves the phase "over", the one that ends placement leaves it "scoring"."""
+    if ply is None:
+        return state.phase != engine.PLACEMENT
+    return state.moves[: ply + 1].count("pass") > PLACEMENT_PASSES
 
 
 def _ranks_named(first: str, last: str) -> Phrase:

@@ -46,7 +46,7 @@ class PolygoNarrator(Narrator):
         face = int(words[1])
         return say(N_("Rolled **{face}**: place {block}."), face=face, block=say(BLOCK_NAMES[face]))
 
-    def forced_pass(self, say: Say, state: GameState, player: int) -> str:
+    def forced_pass(self, say: Say, state: GameState, player: int, ply: int | None = None) -> str:
         return say(N_("{player}'s block fits nowhere, so the bot passed for them."), player=say.player(player))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from sessions.game import Game, PlayedMove, ReplyTo
 from sessions.memory import LruCache
 from sessions.table import STATE_CACHE_SIZE, Table
-from sessions.vocabulary import FOLLOW_THE_GAME, REPORTED, AnnouncementKind, ReportKind
+from sessions.vocabulary import FOLLOW_THE_GAME, REPORTED, AnnouncementKind, MoveKind, ReportKind
 from storage.faults import DatabaseUnavailable
 from storage.outbox import Announce, AnnouncementRow
 
@@ -31,6 +31,9 @@ ANNOUNCE_WAIT = 1.0
 MARK_RETRY_FIRST = 0.5  # seconds before a batch of marks that met an unavailable database is written again ...
 MARK_RETRY_LAST = 10.0  # ... doubling up to this
 FLUSH_LIMIT = 5.0  # seconds closing waits for the marks still queued; the outbox worker finds the rest
+# How long a member's action in a game against the bot waits for the bot's reply to announce both in one message
+# (at least): past it, any outbox worker announces the action alone, and the bot's reply comes on its own.
+BOT_REPLY_HOLD = 60.0
 
 
 @dataclass
@@ -43,6 +46,7 @@ class Announcing:
     until: float  # the end of its grace (the service's clock): past it, the outbox worker owns it
     delivered: bool = False
     sent: bool = False  # the reply's request went out: what follows it lands after it
+    held: bool = False  # it waits for the bot's reply, which carries it: nothing waits for it
 
 
 class Announcements:
@@ -55,10 +59,60 @@ class Announcements:
 
     # --- what an action writes ----------------------------------------------------------------------
 
-    def of_report(self, kind: ReportKind, played: list[PlayedMove], by: int | None, reply: ReplyTo | None) -> Announce:
-        """The announcement of an action that a report tells (its board): written with the action."""
-        payload = {"played": [[p.move, p.player, p.kind] for p in played], "by": by, "reply": reply_payload(reply)}
-        return Announce(AnnouncementKind(kind), payload, delay=self._grace(reply))
+    def of_report(
+        self,
+        kind: ReportKind,
+        played: list[PlayedMove],
+        by: int | None,
+        reply: ReplyTo | None,
+        *,
+        held: bool = False,
+        at_once: bool = False,
+    ) -> Announce:
+        """The announcement of an action that a report tells (its board): written with the action. ``held``: the
+        bot acts next and its reply will carry this one (:meth:`joined`); ``at_once``: the process delivers it
+        itself right away (the bot's own moves), so it is due now whatever reply it names."""
+        payload: dict[str, Any] = {
+            "played": [[p.move, p.player, p.kind] for p in played],
+            "by": by,
+            "reply": reply_payload(reply),
+        }
+        if held:
+            payload["held"] = True
+            delay = self.hold()
+        else:
+            delay = 0.0 if at_once else self._grace(reply)
+        return Announce(AnnouncementKind(kind), payload, delay=delay)
+
+    def hold(self) -> float:
+        """How long a held announcement waits for the bot's reply before a worker announces it alone."""
+        thinking = self._table.settings.ai_move_seconds or 0.0
+        return self._table.settings.announce_grace + max(BOT_REPLY_HOLD, 3 * thinking)
+
+    async def held(self, game_id: int) -> AnnouncementRow | None:
+        """The game's announcement still waiting for the bot's reply, if any."""
+        pending = [row for row in await self._table.db.pending_for_game(game_id) if row.payload.get("held")]
+        return pending[-1] if pending else None
+
+    async def release_held(self, game_id: int) -> bool:
+        """The bot cannot answer now: what waited for its reply is announced on its own, now (its member's reply
+        is left "thinking" otherwise until the hold is over). True if there was one."""
+        owed = await self.held(game_id)
+        return owed is not None and await self._table.db.make_due([owed.id], self._table.clock()) > 0
+
+    def joined(
+        self, owed: AnnouncementRow, played: list[PlayedMove], *, held: bool
+    ) -> tuple[Announce, ReportKind, list[PlayedMove], int | None]:
+        """The bot's action announced with the held one before it, in one message: the announcement (naming the
+        member's reply, which it completes), its kind (the member's: a start, a move), every move it tells and
+        who acted."""
+        payload = owed.payload
+        before = [PlayedMove(move, player, MoveKind(kind)) for move, player, kind in payload.get("played", [])]
+        kind = ReportKind(owed.kind)
+        everything = [*before, *played]
+        by = payload.get("by")
+        announce = self.of_report(kind, everything, by, reply_of(payload.get("reply")), held=held, at_once=True)
+        return announce, kind, everything, by
 
     def of_closing(self, by: int, reply: ReplyTo | None) -> Announce:
         """The announcement that a challenge was declined or withdrawn."""
@@ -77,10 +131,11 @@ class Announcements:
 
     # --- this process's own replies -----------------------------------------------------------------
 
-    def committed(self, game: Game, announcement_id: int, reply: ReplyTo | None) -> None:
-        """Remember the action just committed here: the next one waits for its reply, without asking the outbox."""
+    def committed(self, game: Game, announcement_id: int, reply: ReplyTo | None, held: bool = False) -> None:
+        """Remember the action just committed here: the next one waits for its reply, without asking the outbox
+        (unless it is held for the bot's reply: the bot does not wait for itself)."""
         until = self._table.clock() + self._grace(reply)
-        self._announcing.put(game.id, Announcing(game.ply, announcement_id, until))
+        self._announcing.put(game.id, Announcing(game.ply, announcement_id, until, held=held))
 
     def sending(self, game_id: int, announcement_id: int) -> None:
         """The acting member's reply to this announcement is being sent: Discord takes it when the request
@@ -147,12 +202,17 @@ class Announcements:
     async def _awaited(self, game_id: int, ply: int | None) -> bool:
         known = self._announcing.get(game_id)
         if known is not None and ply is not None and known.ply == ply:
-            return not (known.delivered or known.sent) and known.until > self._table.clock()
+            return not (known.delivered or known.sent or known.held) and known.until > self._table.clock()
         return any(self._being_announced(pending) for pending in await self._table.db.pending_for_game(game_id))
 
     def _being_announced(self, pending: AnnouncementRow) -> bool:
         """A move whose own reply is still under way (within its grace): the next action waits for it."""
-        return pending.kind in REPORTED and pending.attempts == 0 and pending.next_attempt_at > self._table.clock()
+        return (
+            pending.kind in REPORTED
+            and not pending.payload.get("held")
+            and pending.attempts == 0
+            and pending.next_attempt_at > self._table.clock()
+        )
 
 
 def reply_payload(reply: ReplyTo | None) -> dict[str, Any] | None:

@@ -17,7 +17,7 @@ from engines import GameState
 from locales import N_
 from sessions.announcements import Announcements
 from sessions.game import Game, PlayedMove, ReplyTo, Report, title_of
-from sessions.log import TAKEBACK
+from sessions.log import TAKEBACK, in_force
 from sessions.refusal import UserError
 from sessions.table import Table
 from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker, ThinkingFailed
@@ -119,8 +119,9 @@ class ComputerPlayer:
             )
 
     async def hint(self, game_id: int, user_id: int) -> tuple[Game, GameState, str]:
-        """The level-3 suggestion for the member to act in a game against the bot: the game, the position after
-        the suggested move, and the move."""
+        """The level-3 suggestion for the member to act in a game against the bot: the game, the member's position
+        (the suggestion is marked on it, not played: the turn, the last move and the legal moves stay theirs), and
+        the move."""
         game = await self._turns.active(game_id, user_id)
         if not game.against_bot:
             raise UserError("Hints are for games against the bot; in a game between members, think for yourself!")
@@ -132,24 +133,31 @@ class ComputerPlayer:
             move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, secrets.randbits(32))
         except ThinkingFailed as error:
             raise UserError(THINKING_FAILED) from error
-        state.play(move)
         return game, state, move
 
     async def analyse(self, game_id: int, user_id: int, guild_id: int) -> list[tuple[int, str, str, float]]:
-        """Up to three moves of a finished game where the level-4 evaluation dropped most for the side that
-        played them: (ply, move, better move, drop). Only for the game's players."""
+        """Up to three of the member's own moves in a finished game where the level-4 evaluation dropped most:
+        (its number in the log, as /history and the replays number it, the move, a better move, the drop). The
+        moves in force are searched (a takeback's undone moves are not), each named by its place in the log, so
+        the position before it is ``position(game, number - 1)``. Only for the game's players."""
         game = await self._table.game(game_id, guild_id)
         if user_id not in game.players:
             raise UserError("You can analyse only your own games.")
         if game.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=game.id)
-        moves = (await self._table.state(game)).moves  # the moves in force: takebacks undone
-        return await self.analyse_moves(game.name, game.options, moves)
+        member_side = None if game.ai_side is None else 1 - game.ai_side
+        log = await self._table.moves(game.id)
+        kept = in_force(games.find(game.name), game.options, log, member_side)  # takebacks undone
+        side = game.side_of(user_id)
+        mine = [acted == side for _, _, acted in kept]
+        reviewed = await self.analyse_moves(game.name, game.options, [move for _, move, _ in kept], mine=mine)
+        return [(kept[i - 1][0], move, better, drop) for i, move, better, drop in reviewed]
 
     async def analyse_moves(
-        self, name: str, options: dict[str, Any], moves: list[str]
+        self, name: str, options: dict[str, Any], moves: list[str], *, mine: list[bool] | None = None
     ) -> list[tuple[int, str, str, float]]:
-        """The same analysis of any game of ``name`` given as its moves (a record played elsewhere, say)."""
+        """The same analysis of any game of ``name`` given as its moves (a record played elsewhere, say): (the
+        move's number in ``moves``, counted from 1, ...); ``mine``: which of the moves may be reviewed."""
         entry = games.find(name)
         if entry.ai is None:
             raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(name))
@@ -157,5 +165,7 @@ class ComputerPlayer:
             judged = await self.thinker.analysis(entry, options, moves, self._table.settings.analysis_seconds)
         except ThinkingFailed as error:
             raise UserError(THINKING_FAILED) from error
+        if mine is not None:
+            judged = [j for j in judged if mine[j[0] - 1]]
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])

@@ -54,6 +54,12 @@ def warm() -> None:
         entry.render(entry.new_game(), ("", ""))
 
 
+def frame_labels(states: list[GameState]) -> list[str]:
+    """Each frame's footer: the moves it shows out of the last frame's, counted as the boards' headers count them
+    (a frame under "24/53" reads "Move 25" to play)."""
+    return [f"{len(state.moves)}/{len(states[-1].moves)}" for state in states]
+
+
 class Drawer:
     """A pool of ``workers`` drawing processes (from the fork server, as the AI's: a worker forked from the bot
     would inherit its sockets).
@@ -124,7 +130,7 @@ class Drawer:
     ) -> bytes:
         """The positions as a looping GIF, a frame each, labelled with their ply."""
         boards = [await self.draw(entry, state, names, language) for state in states]
-        labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
+        labels = frame_labels(states)
         return await asyncio.to_thread(animated_gif, boards, labels)
 
     async def _draw(

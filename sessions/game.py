@@ -152,3 +152,6 @@ class Report:
     kind: ReportKind = ReportKind.MOVE
     by: int | None = None  # the member whose action this reports
     ply: int | None = None  # the log's length at ``state`` (a late delivery: behind the game's); None: the game's
+    # In a game against the bot, an action after which the bot acts: its announcement waits for the bot's reply,
+    # which announces both in one message (sessions/announcements.py); the member's reply only holds the place.
+    held: bool = False

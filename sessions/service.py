@@ -65,6 +65,7 @@ from sessions.vocabulary import Ending
 from sessions.words import alt_text, animation_alt_text, text_board
 from storage.database import Database, DatabaseUnavailable
 from storage.engine import DEFAULT_URL as DEFAULT_DATABASE_URL
+from storage.engine import shown_url
 
 
 class GameService:
@@ -109,6 +110,7 @@ class GameService:
             challenges.rematch,
             challenges.challenge_computer,
         )
+        self.rematch_computer = challenges.rematch_computer
         self.offer_open, self.open_challenges = open_challenges.offer, open_challenges.listed
         self.accept, self.decline, self.cancel = open_challenges.accept, challenges.decline, challenges.cancel
         self.expire_challenges, self.challenge_posted = challenges.expire_challenges, challenges.posted
@@ -123,7 +125,7 @@ class GameService:
             announcements.delivered,
             announcements.flush,
         )
-        self.follow_thread = announcements.follow_thread
+        self.follow_thread, self.release_held = announcements.follow_thread, announcements.release_held
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports
         self.settings_for, self.change_settings = server_settings.settings_for, server_settings.change
         self.rating, self.leaderboard, self.stats = records.rating, records.leaderboard, records.stats
@@ -181,8 +183,9 @@ class GameService:
         return await self.drawer.draw(games.find(game), state, names, language_of(locale), marks)
 
     async def animation(self, game: Game, names: tuple[str, str], locale: Any = None) -> tuple[bytes, int]:
-        """The whole game as a looping GIF, a frame per entry of its log plus the start, and the frame count."""
-        states = await self._table.positions(game)
+        """The whole game as a looping GIF and its frame count: the start, then a frame per move in force (a
+        takeback's undone moves are not shown), a die's roll shown with the move it was rolled for."""
+        states = frames_of(games.find(game.name), game.options, (await self._table.state(game)).moves)
         gif = await self.drawer.animation(games.find(game.name), states, names, language_of(locale))
         return gif, len(states)
 
@@ -221,6 +224,36 @@ class GameService:
     def held(self) -> tuple[int, int]:
         """How many games' states and locks this process holds now (both bounded: bench/memory.py)."""
         return self._table.held()
+
+
+def frames_of(entry: games.GameEntry, options: dict[str, Any], moves: list[str]) -> list[GameState]:
+    """The positions a replay animation shows: the start, and the position after each move a player made; a
+    chance outcome (a die) gets no frame of its own: the next frame shows it with the move it was rolled for."""
+    state = entry.new_game(**options)
+    frames = [state.copy()]
+    for move in moves:
+        chance = state.chance
+        state.play(move)
+        if not chance:
+            frames.append(state.copy())
+    if frames[-1].moves != state.moves:  # a game that stops on a roll still ends on its last position
+        frames.append(state.copy())
+    return frames
+
+
+def database_problem(url: str, error: Exception) -> str:
+    """Why the database at ``url`` cannot be opened, in one line that names it (its password hidden)."""
+    shown = shown_url(url)
+    cause = error.__cause__ if isinstance(error, DatabaseUnavailable) and error.__cause__ else error
+    reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    if isinstance(error, DatabaseUnavailable):
+        return (
+            f"Cannot open the database {shown} ({error.reason}): {reason}. "
+            "Check DATABASE_URL and that the database server is running and reachable."
+        )
+    if isinstance(error, ValueError):  # a URL of a database the bot does not support
+        return f"DATABASE_URL={shown} cannot be used: {reason}"
+    return f"Cannot open the database {shown}: {type(cause).__name__}: {reason}. Check DATABASE_URL."
 
 
 __all__ = [

@@ -23,6 +23,7 @@ from sessions.records import Records
 from sessions.refusal import Mention, UserError
 from sessions.table import Table
 from sessions.vocabulary import Ending, GameStatus, MoveKind, ReportKind
+from storage.outbox import Supersede
 from storage.rows import StalePly
 
 MAX_MOVE_TEXT = 100
@@ -46,6 +47,11 @@ def advance(state: GameState, draw: Callable[[list[str]], str]) -> list[PlayedMo
         else:
             break
     return played
+
+
+def bot_acts_next(game: Game, state: GameState) -> bool:
+    """In a game against the bot, whether the bot acts next (a roll or a move) once ``state`` is committed."""
+    return game.against_bot and not state.is_over and state.to_act == game.ai_side
 
 
 class Turns:
@@ -218,11 +224,26 @@ class Turns:
             finish = (result.winner, result.reason, tuple(result.scores))
         rows = [(p.move, p.player, user_id if p.kind in BY_A_PLAYER else None) for p in played]
         kind = ReportKind.TAKEBACK if played and played[0].kind == MoveKind.TAKEBACK else ReportKind.MOVE
-        announce = self._announcements.of_report(kind, played, user_id, reply)
+        # Against the bot, one message a turn: an action after which the bot acts is held for the bot's reply,
+        # and the bot's action takes the held announcement into its own (unless a worker is delivering it).
+        held = bot_acts_next(game, state)
+        by_bot = game.against_bot and user_id == game.players[game.ai_side or 0]
+        announce = self._announcements.of_report(kind, played, user_id, reply, held=held, at_once=by_bot)
+        joined, replacing = None, None
+        if by_bot and (owed := await self._announcements.held(game.id)) is not None:
+            joined = self._announcements.joined(owed, played, held=held)
+            replacing = Supersede(owed.id, joined[0])
         db = self._table.db
         try:
             written = await db.append_moves(
-                game.id, game.ply, rows, self._table.clock(), finish, settle=self._records.rate, announce=announce
+                game.id,
+                game.ply,
+                rows,
+                self._table.clock(),
+                finish,
+                settle=self._records.rate,
+                announce=announce,
+                replacing=replacing,
             )
         except StalePly as error:
             self._table.forget(game.id)
@@ -233,9 +254,12 @@ class Turns:
         else:
             self._table.remember(game.id, after.ply, state)
         announcement_id = written.announcement_ids[0]
-        self._announcements.committed(after, announcement_id, reply)
+        self._announcements.committed(after, announcement_id, reply, held)
         settled = None if written.settlement is None else self._records.finish(after, written.settlement)
-        return Report(after, state, played, settled, announcement_id, kind, user_id)
+        by: int | None = user_id
+        if written.superseded and joined is not None:
+            _, kind, played, by = joined
+        return Report(after, state, played, settled, announcement_id, kind, by, held=held)
 
     async def _end_without_move(
         self,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -27,7 +28,15 @@ from storage.engine import Body, database_url, make_engine, make_runner
 from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
 from storage.lessons import LessonQueries, ProgressRow
 from storage.migrate import upgrade_url
-from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
+from storage.outbox import (
+    Announce,
+    AnnounceArg,
+    AnnouncementRow,
+    OutboxQueries,
+    Supersede,
+    insert_announcements,
+    supersede,
+)
 from storage.puzzles import PuzzleQueries
 from storage.rows import (
     OPEN_SEAT,
@@ -76,6 +85,7 @@ __all__ = [
     "RecordRow",
     "Settlement",
     "StalePly",
+    "Supersede",
     "Written",
 ]
 
@@ -524,12 +534,14 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries, Compet
         *,
         settle: Settle | None = None,
         announce: AnnounceArg = None,
+        replacing: Supersede | None = None,
     ) -> Written:
         """Append ``(move, player, user_id)`` rows in one transaction, only if the game is still active at
         ``expected_ply`` (else :class:`StalePly`): the game row is locked first (``FOR UPDATE`` on PostgreSQL;
         SQLite's ``BEGIN IMMEDIATE`` already serialises), so a double click or a second process cannot apply a
         move twice. ``finish`` ends the game in the same commit, with both records and, through ``settle``, both
-        ratings; ``announce`` is written in it too."""
+        ratings; ``announce`` is written in it too, or ``replacing.instead`` when the announcement it names was
+        still owed and unclaimed (it is retired in the same commit)."""
 
         def body(connection: sa.Connection) -> Written:
             _lock_active(connection, game_id, expected_ply)
@@ -552,6 +564,9 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries, Compet
                         for offset, (move, player, user_id) in enumerate(moves)
                     ],
                 )
+            if replacing is not None and supersede(connection, replacing.announcement_id, now):
+                written = self._conclude(connection, game_id, finish, settle, replacing.instead, now)
+                return dataclasses.replace(written, superseded=True)
             return self._conclude(connection, game_id, finish, settle, announce, now)
 
         return await self.write(body)

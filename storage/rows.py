@@ -163,6 +163,7 @@ class Written:
     row: GameRow
     settlement: Settlement | None = None
     announcement_ids: tuple[int, ...] = ()
+    superseded: bool = False  # the owed announcement named by ``supersede`` was replaced by this write's
 
 
 class StalePly(Exception):
