@@ -26,6 +26,8 @@ from cogs.announce import Announcer
 from cogs.background import BackgroundCog
 from cogs.challenges import ChallengeButton
 from cogs.common import cog_class
+from cogs.controls import BoardButton, BoardMenu
+from cogs.duplicates import handle_interactions_once
 from cogs.housekeeping import HousekeepingCog
 from cogs.leaderboard import StatsCog, leaderboard_cog
 from cogs.learn import AnswerMenu, LearnButton
@@ -34,9 +36,13 @@ from cogs.puzzles import DailyPuzzlePoster, PuzzleButton, PuzzleMiner
 from cogs.records import RecordButton
 from cogs.rematch import RematchButton
 from cogs.replay import ReplayButton
+from cogs.seasons import SeasonCog
+from cogs.stuck import BotTurnButton
+from cogs.taps import TapCog
+from cogs.tournaments import TournamentButton, TournamentCog
 from cogs.tree import GameTree
 from locales import catalogue, language_of, option_name
-from sessions.service import DEFAULT_DATABASE_URL, GameService
+from sessions.service import DEFAULT_DATABASE_URL, GameService, database_problem
 from sessions.service import Settings as SessionSettings
 
 log = logging.getLogger("bot")
@@ -151,9 +157,13 @@ INTENTS.guilds = True
 MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
 
-def no_prefix(bot: commands.Bot, message: discord.Message) -> list[str]:
-    """No text commands: everything is a slash command, so no message (``@bot help``) is ever a command."""
-    return []
+# No text commands: everything is a slash command, so no message (``@bot help``) is ever a command. An empty
+# prefix, not a function returning none: discord.py warns about the message content intent for any callable.
+NO_PREFIX: tuple[str, ...] = ()
+
+
+class DatabaseProblem(Exception):
+    """The database cannot be opened at start-up: one line for the operator, naming it."""
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -191,7 +201,7 @@ class GameBot(commands.AutoShardedBot):
         if settings.shard_count is not None:
             shards = {"shard_count": settings.shard_count, "shard_ids": settings.shard_list()}
         super().__init__(
-            command_prefix=no_prefix,
+            command_prefix=NO_PREFIX,
             help_command=None,
             tree_cls=GameTree,
             intents=INTENTS,
@@ -200,6 +210,7 @@ class GameBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        handle_interactions_once(self._connection.parsers)  # an interaction delivered twice is handled once
         self._service: GameService | None = None
         self._warm_up: asyncio.Task[None] | None = None
 
@@ -223,20 +234,35 @@ class GameBot(commands.AutoShardedBot):
         finally:
             del self.http.static_login  # back to the class's method
 
+    async def on_message(self, message: discord.Message) -> None:
+        """The bot reads no messages (it has no intent for them): nothing to do."""
+
+    async def open_database(self) -> GameService:
+        """The session service on the configured database (migrated): opened once, before Discord is contacted
+        when started by :func:`run`. :class:`DatabaseProblem` when it cannot be."""
+        if self._service is None:
+            url = self.settings.database_url
+            try:
+                self._service = await GameService.open(
+                    url,
+                    SessionSettings(
+                        challenge_ttl=self.settings.challenge_ttl_minutes * 60,
+                        reminder_after=self.settings.reminder_hours * 3600,
+                        announce_grace=self.settings.announce_grace_seconds,
+                        threads=self.settings.game_threads,
+                        ai_move_seconds=self.settings.ai_move_seconds,
+                        analysis_seconds=self.settings.analysis_seconds,
+                        puzzle_seconds=self.settings.puzzle_seconds,
+                        render_workers=self.settings.render_workers,
+                    ),
+                )
+            except Exception as error:
+                raise DatabaseProblem(database_problem(url, error)) from error
+        return self._service
+
     async def setup_hook(self) -> None:
-        self._service = await GameService.open(
-            self.settings.database_url,
-            SessionSettings(
-                challenge_ttl=self.settings.challenge_ttl_minutes * 60,
-                reminder_after=self.settings.reminder_hours * 3600,
-                announce_grace=self.settings.announce_grace_seconds,
-                threads=self.settings.game_threads,
-                ai_move_seconds=self.settings.ai_move_seconds,
-                analysis_seconds=self.settings.analysis_seconds,
-                puzzle_seconds=self.settings.puzzle_seconds,
-                render_workers=self.settings.render_workers,
-            ),
-        )
+        await self.open_database()
+        assert self._service is not None
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(
@@ -247,10 +273,15 @@ class GameBot(commands.AutoShardedBot):
             RecordButton,
             AnswerMenu,
             LearnButton,
+            BoardMenu,
+            BoardButton,
             PuzzleButton,
+            BotTurnButton,
+            TournamentButton,
         )
         for cog in self.build_cogs():
             await self.add_cog(cog)
+        await self.add_cog(TapCog(self))
         await self.add_cog(Announcer(self, self.settings.announce_seconds))
         await self.add_cog(HousekeepingCog(self, self, self.settings.sweep_seconds))
         await self.add_cog(DailyPuzzlePoster(self, self.settings.daily_puzzle_seconds))
@@ -274,7 +305,15 @@ class GameBot(commands.AutoShardedBot):
         """The cogs with commands: one per registered game, then the shared ones. The registry is the only
         list of games."""
         per_game: list[commands.Cog] = [cog_class(entry)(self) for entry in games.entries()]
-        return [*per_game, leaderboard_cog(self), StatsCog(self), GamesCog(self), admin_cog(self)]
+        return [
+            *per_game,
+            leaderboard_cog(self),
+            StatsCog(self),
+            GamesCog(self),
+            admin_cog(self),
+            TournamentCog(self),
+            SeasonCog(self),
+        ]
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -315,6 +354,7 @@ def create_bot(settings: Settings | None = None, **options: object) -> GameBot:
 
 async def run(bot: GameBot, token: str) -> None:
     async with bot:
+        await bot.open_database()  # first: a database that cannot be used stops the bot before Discord is asked
         await bot.start(token)
 
 
@@ -330,6 +370,8 @@ def main() -> int:
     bot = create_bot(settings)
     try:
         asyncio.run(run(bot, settings.discord_token))
+    except DatabaseProblem as problem:
+        return fail(str(problem), 1)
     except discord.LoginFailure:
         return fail(
             "Discord refused the token in DISCORD_TOKEN. Check it against the Developer Portal "

@@ -23,15 +23,20 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import present
+from cogs.aborting import aborted_text, update_aborted_header
 from cogs.background import BackgroundCog
+from cogs.board_buttons import report_buttons
 from cogs.context import client_service
+from cogs.controls import report_components
 from cogs.places import is_private
 from cogs.private import deliver_privately, note_interaction
-from cogs.rematch import report_buttons
-from cogs.reply import CLOSED, answer, nonce, report_message
+from cogs.reply import CLOSED, FAILED, answer, hold_place, is_announcement, nonce, report_message, tell_played
+from cogs.stuck import BOT_TURN_WANTED, tell_stuck
 from cogs.threads import update_header
+from cogs.tournament_news import deliver_bulletin, deliver_paired
 from locales import N_, tr
-from sessions.service import Game, Notice, Report
+from sessions.open_challenges import OPEN_SEAT
+from sessions.service import BotCannotMove, Bulletin, DatabaseUnavailable, Game, GameService, Notice, Report
 from sessions.vocabulary import AnnouncementKind, GameStatus
 
 log = logging.getLogger(__name__)
@@ -43,9 +48,14 @@ CANCELLED = N_(
     "{title} game #{id} between {player0} and {player1} was cancelled by a server admin: no result, nothing counted."
 )
 FORMER_MEMBER = N_("a former member")
+NOBODY_YET = N_("nobody yet")  # an open challenge's seat that no member took
 REMINDER = N_(
     "<@{user}>, your {title} game #{id} is waiting for your move. "
     "If you do not move, your opponent may claim the win {claim}."
+)
+CLOCK_REMINDER = N_(
+    "<@{user}>, your {title} game #{id} is waiting for your move, and your time runs out {deadline}: "
+    "then you lose on time."
 )
 
 
@@ -55,9 +65,31 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     that ended in a forced pass, a takeback)."""
     note_interaction(interaction, report.game)  # in a DM, what follows (the bot's move) follows this up
     try:
-        await answer(interaction, report, report_buttons(report, interaction.guild_locale), edit=edit)
+        if report.held:  # the bot's reply announces this with it, in one message
+            await hold_place(interaction, report)
+        else:
+            buttons = await components(client_service(interaction.client), report, interaction.guild_locale)
+            await answer(interaction, report, buttons, edit=edit)
+    except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
+        after_commit_failed(report, error)
+        await tell_played(interaction)
     finally:
         start_bot_turn(interaction.client, report.game)
+        advance_tournament(interaction.client, report)
+
+
+async def components(service: GameService, report: Report, locale: Any) -> dict[str, Any]:
+    """What a report's board carries: Rematch under a finished game, the moves to tap under a game in play."""
+    return report_buttons(report, locale) or await report_components(service, report, locale)
+
+
+def after_commit_failed(report: Report, error: Exception) -> None:
+    """Log a failure after an action was committed: one line for a known condition (the database, Discord), a
+    traceback for a bug. The announcement stays owed: the outbox delivers it."""
+    if isinstance(error, (DatabaseUnavailable, *FAILED)):
+        log.warning("Announcing %s failed after its commit; the outbox will: %s", report.announcement_id, error)
+    else:
+        log.error("Announcing %s failed after its commit; the outbox will", report.announcement_id, exc_info=error)
 
 
 _bot_turns: set[asyncio.Task[None]] = set()  # held so that a running turn is not garbage-collected
@@ -75,18 +107,53 @@ def start_bot_turn(client: discord.Client, game: Game) -> None:
 
 async def _bot_turn(client: discord.Client, game_id: int) -> None:
     service = client_service(client)
+    stuck: BotCannotMove | None = None
     try:
-        reports = await service.play_for_bot(game_id)
+        try:
+            reports = await service.play_for_bot(game_id)
+        except BotCannotMove as failed:  # its search failed every attempt: say so once; the sweep tries again
+            stuck, reports = failed, failed.reports
         await service.deliver_reports(reports, partial(deliver, client))
+    except DatabaseUnavailable:
+        pass  # the sweep tries again; the tracker has logged the outage, and the outbox has what was committed
     except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
         log.exception("The bot's turn in game %s failed", game_id)
+    if stuck is not None:
+        try:  # the member's move, held for a reply that is not coming now, is announced on its own
+            if await service.release_held(game_id):
+                await deliver_now(client)
+        except Exception as error:  # the outbox announces it once its hold is over
+            log.info("Could not announce the move held in game %s now: %s", game_id, error)
+    if stuck is not None and stuck.first:
+        await tell_stuck(client, stuck.game)
+
+
+def advance_tournament(client: discord.Client, report: Report) -> None:
+    """A tournament game just ended: if it was the last of its round, the next round (or the end) now, not at the
+    next sweep. In the background: the member's reply is out; the sweep would do it anyway."""
+    if report.finish is None or report.game.tournament_id is None:
+        return
+    task = asyncio.create_task(_advance_tournament(client, report.game.guild_id), name="advance a tournament")
+    _bot_turns.add(task)
+    task.add_done_callback(_bot_turns.discard)
+
+
+async def _advance_tournament(client: discord.Client, guild_id: int) -> None:
+    try:
+        if await client_service(client).tournaments.sweep([guild_id]):
+            await deliver_now(client)
+    except Exception:  # the sweep will try again
+        log.exception("Advancing the tournaments of %s failed", guild_id)
 
 
 async def deliver_now(client: discord.Client) -> int:
     """Deliver what is owed in this process's servers now (what a sweep or an admin just wrote), not at the next
     round of the :class:`Announcer`; returns how many were delivered."""
     guilds = [guild.id for guild in client.guilds]
-    return await client_service(client).deliver_due(guilds, partial(deliver, client))
+    try:
+        return await client_service(client).deliver_due(guilds, partial(deliver, client))
+    except DatabaseUnavailable:  # the Announcer's next round delivers it; the tracker has logged the outage
+        return 0
 
 
 class Announcer(BackgroundCog):
@@ -100,18 +167,25 @@ class Announcer(BackgroundCog):
     @tasks.loop(seconds=5)
     async def deliver_pending(self) -> None:
         try:
-            await deliver_now(self.bot)
+            await deliver_now(self.bot)  # an unavailable database: the next round tries again, quietly
         except Exception:  # a failed round must not stop the next one
             log.exception("Delivering pending announcements failed")
+
+    @commands.Cog.listener(f"on_{BOT_TURN_WANTED}")
+    async def try_bot_turn(self, game: Game) -> None:
+        """A member asked the bot to try its turn again (cogs/stuck.py)."""
+        start_bot_turn(self.bot, game)
 
     @deliver_pending.before_loop
     async def before_delivering(self) -> None:
         await self.bot.wait_until_ready()
 
 
-async def deliver(client: discord.Client, notice: Notice) -> int | None:
+async def deliver(client: discord.Client, notice: Notice | Bulletin) -> int | None:
     """The Discord requests of one owed announcement; returns the message that carries it (None: nothing to show).
     Raising leaves it to the outbox worker's retry. In a DM or group DM the bot can only follow up interactions."""
+    if isinstance(notice, Bulletin):  # about no one game: a tournament's or a season's (cogs/tournament_news.py)
+        return await deliver_bulletin(client, notice)
     if is_private(notice.game):
         return await deliver_privately(client, notice)
     return await DELIVERIES[notice.kind](client, notice)
@@ -130,7 +204,7 @@ async def _report(client: discord.Client, notice: Notice) -> int | None:
     report, service = notice.report, client_service(client)
     channel, locale = _where(client, notice)
     guild = client.get_guild(notice.game.guild_id)
-    buttons = report_buttons(report, locale)
+    buttons = await components(service, report, locale)
     text, file = await report_message(guild, service, locale, report)
     found = await _finish_reply(client, notice, text, file, buttons)
     if found is None:
@@ -146,7 +220,10 @@ async def _report(client: discord.Client, notice: Notice) -> int | None:
 async def _cancelled(client: discord.Client, notice: Notice) -> int | None:
     channel, locale = _where(client, notice)
     game = notice.game
-    players = [present.mention(user) if user > 0 else tr(locale, FORMER_MEMBER) for user in game.players]
+    players = [
+        present.mention(user) if user > 0 else tr(locale, NOBODY_YET if user == OPEN_SEAT else FORMER_MEMBER)
+        for user in game.players
+    ]
     title = present.title(game.name, locale)
     text = tr(locale, CANCELLED, title=title, id=game.id, player0=players[0], player1=players[1])
     if notice.was == GameStatus.CHALLENGE and game.challenge_message_id is not None:
@@ -157,6 +234,11 @@ async def _cancelled(client: discord.Client, notice: Notice) -> int | None:
 
 async def _reminder(client: discord.Client, notice: Notice) -> int | None:
     channel, locale = _where(client, notice)
+    if notice.deadline is not None:  # a game with a clock: its time runs out, nobody claims
+        deadline = discord.utils.format_dt(datetime.fromtimestamp(notice.deadline, tz=UTC), "R")
+        title = present.title(notice.game.name, locale)
+        text = tr(locale, CLOCK_REMINDER, user=notice.remind, title=title, id=notice.game.id, deadline=deadline)
+        return (await channel.send(text, nonce=nonce(notice.id))).id
     assert notice.claim_at is not None
     claim = discord.utils.format_dt(datetime.fromtimestamp(notice.claim_at, tz=UTC), "R")
     title = present.title(notice.game.name, locale)
@@ -179,12 +261,25 @@ async def _closing(client: discord.Client, notice: Notice) -> int | None:
     return game.challenge_message_id
 
 
+async def _aborted(client: discord.Client, notice: Notice) -> int | None:
+    """A game a player aborted: the member's reply if it arrived, else said in the game's channel."""
+    channel, locale = _where(client, notice)
+    text = aborted_text(locale, notice.game, notice.by or 0)
+    found = await _finish_reply(client, notice, text, None, {})
+    if found is None:
+        found = (await channel.send(text, nonce=nonce(notice.id))).id
+    await update_aborted_header(client, notice.game)
+    return found
+
+
 DELIVERIES: dict[AnnouncementKind, Callable[[discord.Client, Notice], Awaitable[int | None]]] = {
     AnnouncementKind.START: _report,
     AnnouncementKind.MOVE: _report,
     AnnouncementKind.FINISH: _report,
     AnnouncementKind.TAKEBACK: _report,
+    AnnouncementKind.PAIRED: deliver_paired,
     AnnouncementKind.CANCELLED: _cancelled,
+    AnnouncementKind.ABORTED: _aborted,
     AnnouncementKind.REMINDER: _reminder,
     AnnouncementKind.EXPIRY: _closing,
     AnnouncementKind.CLOSED: _closing,
@@ -204,7 +299,7 @@ async def _clear_challenge(client: discord.Client, game: Game) -> None:
 
 
 async def _finish_reply(
-    client: discord.Client, notice: Notice, text: str, file: discord.File, buttons: dict[str, Any]
+    client: discord.Client, notice: Notice, text: str, file: discord.File | None, buttons: dict[str, Any]
 ) -> int | None:
     """When the member's reply may still be reachable: the message id if it arrived (or once a reply left
     "thinking" is filled in), else None."""
@@ -216,7 +311,9 @@ async def _finish_reply(
         original = await webhook.fetch_message("@original")  # type: ignore[arg-type]
     except discord.NotFound:
         return None  # never answered
-    if not original.flags.loading:
+    if is_announcement(original, text):
         return original.id
-    edited = await webhook.edit_message(original.id, content=text, attachments=[file], **buttons)
+    if not original.flags.loading:
+        return None  # another answer (a duplicate's refusal, "done; the board follows"), a held click: post it
+    edited = await webhook.edit_message(original.id, content=text, attachments=[file] if file else [], **buttons)
     return edited.id

@@ -8,6 +8,7 @@ memory. Accepting opens the game's thread (or, without one, turns the challenge 
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import UTC, datetime
 from typing import Any, ClassVar
@@ -16,12 +17,16 @@ import discord
 
 from cogs import present
 from cogs.context import remember_members, service_of
+from cogs.controls import report_components
+from cogs.deadline import PUBLIC_PLACEHOLDER, in_time
 from cogs.places import place_id
-from cogs.reply import answer, post_report, reply_to, reply_with_closed
+from cogs.reply import answer, post_report, reply_to, reply_with_closed, tell_played
 from cogs.threads import open_game_thread, tell_once
 from cogs.tree import IN_SERVER_ONLY, answer_error
 from locales import N_, tr
-from sessions.service import Game, UserError
+from sessions.service import DatabaseUnavailable, Game, Report, UserError
+
+log = logging.getLogger(__name__)
 
 ACTIONS = ("accept", "decline", "cancel")
 
@@ -64,10 +69,12 @@ class ChallengeButton(
             await answer_error(interaction, error)
 
 
-def challenge_view(game_id: int, locale: Any) -> discord.ui.View:
+def challenge_view(game_id: int, locale: Any, *, open_to_all: bool = False) -> discord.ui.View:
+    """Accept, Decline and Cancel; an open challenge has nobody to decline it, so Accept and Cancel."""
     view = discord.ui.View(timeout=None)
     for action in ACTIONS:
-        view.add_item(ChallengeButton(action, game_id, locale))
+        if not (open_to_all and action == "decline"):
+            view.add_item(ChallengeButton(action, game_id, locale))
     return view
 
 
@@ -79,20 +86,33 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
     message_id = interaction.message.id if interaction.message else None
     where = {"guild_id": place, "message_id": message_id, "reply": reply_to(interaction)}
     if action == "accept":
-        report = await service.accept(game_id, interaction.user.id, **where)
-        thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
-        if thread is None:
-            await answer(interaction, report, {}, edit=True)  # the challenge message becomes the first board
-            if tell:
-                await tell_once(interaction)
-            return
-        # The first board opens the thread. If this post fails the outbox posts it there (the game's owed
-        # announcements followed it into the thread).
-        await post_report(interaction.client, service, thread, report, {})
+        # The answer edits the challenge message: deferred as an update if the database keeps it.
+        report = await in_time(interaction, service.accept(game_id, interaction.user.id, **where), update=True)
+        try:
+            await announce_start(interaction, report)
+        except Exception as error:  # accepted and committed: never "try again"; the outbox has the first board
+            log.warning("Announcing the start of game %s failed; the outbox will: %r", game_id, error)
+            await tell_played(interaction)
         return
     closing = {"decline": service.decline, "cancel": service.cancel}[action]
-    game, announcement_id = await closing(game_id, interaction.user.id, **where)
+    game, announcement_id = await in_time(interaction, closing(game_id, interaction.user.id, **where), update=True)
     await reply_with_closed(interaction, game.status, announcement_id)
+
+
+async def announce_start(interaction: discord.Interaction, report: Report) -> None:
+    """The accepted game's first board: in its new thread (the click turns the challenge message into the game's
+    header), or else in the challenge message itself; with the first move's components."""
+    service = service_of(interaction)
+    buttons = await report_components(service, report, interaction.guild_locale)
+    thread, tell = await open_game_thread(interaction, report)  # answers the click with the game's header
+    if thread is None:
+        await answer(interaction, report, buttons, edit=True)  # the challenge message becomes the first board
+        if tell:
+            await tell_once(interaction)
+        return
+    # The first board opens the thread. If this post fails the outbox posts it there (the game's owed
+    # announcements followed it into the thread).
+    await post_report(interaction.client, service, thread, report, buttons)
 
 
 async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
@@ -103,18 +123,57 @@ async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
     # A Discord timestamp: each reader sees the time counted down in their own language and time zone.
     expires = discord.utils.format_dt(datetime.fromtimestamp(game.expires_at or 0, tz=UTC), "R")
     described = present.options_text(locale, game.name, game.options)
-    text = tr(
-        locale,
-        "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
-        "{challenger} plays {side}. The challenge expires {expires}.",
-        opponent=present.mention(game.opponent_id),
-        challenger=present.mention(game.challenger_id),
-        title=present.title(game.name, locale),
-        options=described or tr(locale, "standard rules"),
-        rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
-        side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
-        expires=expires,
-    )
-    callback = await interaction.response.send_message(text, view=challenge_view(game.id, locale))
-    if callback.message_id is not None:  # the callback names the message: no second request to look it up
-        await service.challenge_posted(game.id, callback.message_id)
+    if game.open_seat is not None:
+        text, view = _open_challenge_message(locale, game, expires, described)
+    else:
+        text = tr(
+            locale,
+            "{opponent}, {challenger} challenges you to {title} ({options}; {rated}). "
+            "{challenger} plays {side}. The challenge expires {expires}.",
+            opponent=present.mention(game.opponent_id),
+            challenger=present.mention(game.challenger_id),
+            title=present.title(game.name, locale),
+            options=described or tr(locale, "standard rules"),
+            rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
+            side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
+            expires=expires,
+        )
+        view = challenge_view(game.id, locale)
+    if interaction.response.is_done():  # deferred while the database was slow: the followup fills it in
+        message_id: int | None = (await interaction.followup.send(text, view=view, wait=True)).id
+        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+    else:  # the callback names the message: no second request to look it up
+        message_id = (await interaction.response.send_message(text, view=view)).message_id
+    if message_id is None:
+        return
+    try:
+        await service.challenge_posted(game.id, message_id)
+    except DatabaseUnavailable:  # the challenge is stored and shown: its buttons then answer on any message
+        log.warning("Could not note the message of challenge %s: the database is unavailable", game.id)
+
+
+def _open_challenge_message(locale: Any, game: Game, expires: str, described: str) -> tuple[str, discord.ui.View]:
+    """An open challenge: anyone here may accept (within its rating range), the first to press Accept plays."""
+    lines = [
+        tr(
+            locale,
+            "{challenger} is looking for an opponent: {title} ({options}; {rated}). {challenger} plays {side}. "
+            "Anyone here may accept; the first to press Accept plays. The challenge expires {expires}.",
+            challenger=present.mention(game.challenger_id),
+            title=present.title(game.name, locale),
+            options=described or tr(locale, "standard rules"),
+            rated=tr(locale, "rated") if game.rated else tr(locale, "unrated"),
+            side=present.side_name(locale, game.name, game.side_of(game.challenger_id) or 0),
+            expires=expires,
+        )
+    ]
+    if game.rating_min is not None or game.rating_max is not None:
+        lines.append(
+            tr(
+                locale,
+                "Open to ratings from {low} to {high}.",
+                low=game.rating_min if game.rating_min is not None else 0,
+                high=game.rating_max if game.rating_max is not None else 4000,
+            )
+        )
+    return "\n".join(lines), challenge_view(game.id, locale, open_to_all=True)

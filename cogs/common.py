@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
+from collections.abc import Awaitable
 from typing import Any, ClassVar, cast
 
 import discord
@@ -18,12 +19,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.aborting import reply_aborted
 from cogs.announce import reply_with_report, start_bot_turn
 from cogs.challenges import post_challenge
-from cogs.context import board_image, display_names, service_of
+from cogs.context import PLAYING_LAYOUT, board_image, display_names, service_of
+from cogs.controls import board_components
+from cogs.deadline import in_time
 from cogs.learn import LearnCommands
 from cogs.places import NOT_IN_THIS_DM as NOT_HERE
 from cogs.places import is_private, may_play_here, place_id
+from cogs.practice import open_practice, parent_of
 from cogs.private import note_interaction
 from cogs.puzzles import PuzzleCommands
 from cogs.records import analyse_record, check_one_source, history_files, replay_record, send_text_board
@@ -34,7 +39,8 @@ from engines import GameState
 from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import Game, GameService, Report, UserError
+from sessions.memory import LruCache
+from sessions.service import DatabaseUnavailable, Game, GameService, Report, UserError
 from sessions.vocabulary import GameStatus
 
 log = logging.getLogger(__name__)
@@ -47,6 +53,10 @@ LEVEL_LABELS = {
     4: N_("4: the strongest"),
 }
 CHOICE_TEXT_LIMIT = 100  # Discord's cap on a choice's name and on its string value
+REVIEW_HEADING = N_(
+    "Game #{id}: your moves that cost most, each on the board before you played it: the cross is your move, "
+    "the star a better one."
+)
 NOT_A_MEMBER = N_("I cannot use that option: pick a member of this server or a listed value.")
 
 
@@ -54,9 +64,35 @@ def per_member(interaction: discord.Interaction) -> tuple[int | None, int]:
     return (interaction.guild_id, interaction.user.id)
 
 
-# Each challenge pings the opponent and each board is a public image: a member may not flood a channel.
-challenge_cooldown = app_commands.checks.cooldown(3, 60, key=per_member)
+# Each board is a public image: a member may not flood a channel.
 public_post_cooldown = app_commands.checks.cooldown(4, 30, key=per_member)
+
+
+class CreatedOnly:
+    """A cooldown that counts only what was created: a challenge refused (of oneself, at a level a member has not)
+    costs nothing, and the next real one goes out. ``check`` before, ``count`` after success."""
+
+    def __init__(self, rate: int, per: float) -> None:
+        self.rate, self.per = rate, per
+        self._buckets: LruCache[tuple[int | None, int], app_commands.Cooldown] = LruCache(10_000)
+
+    def check(self, key: tuple[int | None, int]) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is not None and bucket.get_tokens() == 0:
+            raise app_commands.CommandOnCooldown(bucket, bucket.get_retry_after())
+
+    def count(self, key: tuple[int | None, int]) -> None:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = app_commands.Cooldown(self.rate, self.per)
+            self._buckets.put(key, bucket)
+        bucket.update_rate_limit()
+
+
+# Each challenge pings the opponent, and each game against the bot opens a thread: three of each a minute per
+# member, counted apart (practising against the bot never holds up a challenge of a friend).
+challenges_made = CreatedOnly(3, 60)
+games_against_bot = CreatedOnly(3, 60)
 
 
 def public_boards_only(interaction: discord.Interaction) -> app_commands.Cooldown | None:
@@ -69,12 +105,13 @@ board_cooldown = app_commands.checks.dynamic_cooldown(public_boards_only, key=pe
 
 
 async def board_file(
-    interaction: discord.Interaction, game: Game, state: GameState, *, private: bool = False
+    interaction: discord.Interaction, game: Game, state: GameState, *, private: bool = False, **marks: Any
 ) -> discord.File:
-    """The board drawn in the server's language, described in the reader's when only they see it."""
+    """The board drawn in the server's language, described in the reader's when only they see it; ``marks``: the
+    renderer's layout and marks."""
     reader = interaction.locale if private else interaction.guild_locale
     return await board_image(
-        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, reader=reader
+        interaction.guild, service_of(interaction), game, state, locale=interaction.guild_locale, reader=reader, **marks
     )
 
 
@@ -84,12 +121,22 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
     The parameters differ per game, so the signature discord.py reads is built from the entry."""
 
     async def challenge(cog: GameCog, interaction: discord.Interaction, **chosen: Any) -> None:
-        opponent = chosen["opponent"]
+        opponent = chosen.get("opponent")
         options = {
             option.name: chosen[option.name].value if chosen.get(option.name) else option.default
             for option in entry.options
         }
         side, level = chosen.get("side"), chosen.get("level")
+        rating_range = (chosen.get("rating_min"), chosen.get("rating_max"))
+        if opponent is None:  # an open challenge: anyone here may accept
+            if level is not None:
+                raise UserError("The level is for games against the bot: challenge me to play at a level.")
+            await cog.send_open_challenge(
+                interaction, options, side.value if side else None, chosen.get("rated", True), rating_range
+            )
+            return
+        if rating_range != (None, None):
+            raise UserError("A rating range is for open challenges: leave the opponent empty to post one.")
         await cog.send_challenge(
             interaction,
             opponent,
@@ -104,7 +151,8 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         inspect.Parameter("cog", keyword),
         inspect.Parameter("interaction", keyword, annotation=discord.Interaction),
         # A user, not a member: in a DM or group DM nobody is a member of anything (cogs/places.py checks who).
-        inspect.Parameter("opponent", keyword, annotation=discord.User),
+        # None: an open challenge anyone in the server's channel may accept.
+        inspect.Parameter("opponent", keyword, annotation=discord.User | None, default=None),
     ]
     for option in entry.options:
         kind = int if all(isinstance(value, int) for value in option.values) else str
@@ -113,6 +161,9 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         )
     parameters.append(inspect.Parameter("side", keyword, annotation=app_commands.Choice[int] | None, default=None))
     parameters.append(inspect.Parameter("rated", keyword, annotation=bool, default=True))
+    rating = app_commands.Range[int, 0, 4000] | None
+    parameters.append(inspect.Parameter("rating_min", keyword, annotation=rating, default=None))
+    parameters.append(inspect.Parameter("rating_max", keyword, annotation=rating, default=None))
     if entry.ai is not None:  # only a game the bot plays offers a level
         parameters.append(inspect.Parameter("level", keyword, annotation=app_commands.Choice[int] | None, default=None))
     challenge.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -128,11 +179,13 @@ def challenge_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
         choices["level"] = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
         descriptions["level"] = "Against the bot itself: how well it plays, 1 to 4 (default: 2)."
     described = app_commands.describe(
-        opponent="Who you want to play.",
+        opponent="Who you want to play (leave it empty: anyone here may accept).",
+        rating_min="An open challenge: the lowest rating that may accept.",
+        rating_max="An open challenge: the highest rating that may accept.",
         side=entry.side_description,
         rated="Count the game for ratings (default: yes).",
         **descriptions,
-    )(app_commands.choices(**choices)(challenge_cooldown(challenge)))
+    )(app_commands.choices(**choices)(challenge))
     return app_commands.command(name="challenge", description=entry.challenge_description)(described)
 
 
@@ -178,8 +231,10 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             raise UserError(IN_SERVER_ONLY)
         if not may_play_here(interaction, opponent):
             raise UserError(NOT_HERE if interaction.guild_id is None else NOT_A_MEMBER)
+        key = per_member(interaction)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
-            report = await self.service.challenge_computer(
+            games_against_bot.check(key)
+            challenged = self.service.challenge_computer(
                 game=self.game,
                 guild_id=place,
                 channel_id=interaction.channel_id,
@@ -189,13 +244,16 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
                 side=side,
                 level=level,
                 reply=reply_to(interaction),
-                parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
+                parent_id=parent_of(interaction),
             )
-            await reply_with_report(interaction, report)
+            report = await in_time(interaction, challenged)
+            games_against_bot.count(key)
+            await open_practice(interaction, report)
             return
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
-        offered = await self.service.challenge(
+        challenges_made.check(key)
+        offering = self.service.challenge(
             game=self.game,
             guild_id=place,
             channel_id=interaction.channel_id,
@@ -207,30 +265,73 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             rated=rated,
             parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
+        offered = await in_time(interaction, offering)
+        challenges_made.count(key)
         await post_challenge(interaction, offered)
 
+    async def send_open_challenge(
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        side: int | None,
+        rated: bool,
+        rating_range: tuple[int | None, int | None],
+    ) -> None:
+        """A challenge anyone in the channel may accept, within the rating range when one is given."""
+        if interaction.guild is None or interaction.channel_id is None:
+            raise UserError("Name your opponent: a challenge to anyone is for a server's channel.")
+        offering = self.service.offer_open(
+            game=self.game,
+            guild_id=interaction.guild.id,
+            channel_id=interaction.channel_id,
+            challenger_id=interaction.user.id,
+            options=options,
+            side=side,
+            rated=rated,
+            rating_min=rating_range[0],
+            rating_max=rating_range[1],
+            parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
+        )
+        await post_challenge(interaction, await in_time(interaction, offering))
+
     async def current_game(
-        self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False
+        self, interaction: discord.Interaction, game_id: int | None, *, spectate: bool = False, to_act: bool = True
     ) -> Game:
+        """The game a command means; with ``to_act`` (an acting command), of the caller's several games here the
+        one waiting for them, when only one is."""
         place = place_id(interaction)
         if place is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
         return await self.service.find_game(
-            self.game, interaction.user.id, place, interaction.channel_id, game_id, spectate=spectate
+            self.game,
+            interaction.user.id,
+            place,
+            interaction.channel_id,
+            game_id,
+            spectate=spectate,
+            to_act=to_act and not spectate,
         )
+
+    async def act(self, interaction: discord.Interaction, action: Awaitable[Report]) -> None:
+        """Commit an action and announce it; the interaction is held first if the database keeps the commit past
+        Discord's margin (a lock, a slow server)."""
+        await reply_with_report(interaction, await in_time(interaction, action))
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         found = await self.current_game(interaction, game_id)
-        report = await self.service.play(found.id, interaction.user.id, move, reply=reply_to(interaction), known=found)
-        await reply_with_report(interaction, report)
+        reply = reply_to(interaction)
+        await self.act(interaction, self.service.play(found.id, interaction.user.id, move, reply=reply, known=found))
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
         nothing, and submitting explains why."""
+        chosen = getattr(interaction.namespace, "game", None)
+        if not isinstance(chosen, int) or isinstance(chosen, bool):  # typed text while choosing, or a forgery
+            chosen = None
         try:
-            found = await self.current_game(interaction, getattr(interaction.namespace, "game", None))
+            found = await self.current_game(interaction, chosen)
             state = await self.service.state(found)
-        except UserError:
+        except (UserError, DatabaseUnavailable):  # nothing to offer now; submitting says why
             return None
         if state.to_act != found.side_of(interaction.user.id) or state.chance:
             return None
@@ -246,9 +347,18 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         fitting = [m for m in matches if len(m) <= CHOICE_TEXT_LIMIT]
         return [app_commands.Choice(name=m, value=m) for m in fitting[:AUTOCOMPLETE_LIMIT]]
 
-    async def game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def game_choices(
+        self, interaction: discord.Interaction, current: str, *, mine_only: bool = True
+    ) -> list[app_commands.Choice[int]]:
+        """The ``game`` option's choices: the caller's own games here (``mine_only``: a command that acts), or
+        every game here (one that looks), the caller's first."""
         assert interaction.channel_id is not None
-        candidates = await self.service.games_for_choice(self.game, interaction.user.id, interaction.channel_id)
+        try:
+            candidates = await self.service.games_for_choice(
+                self.game, interaction.user.id, interaction.channel_id, mine_only=mine_only
+            )
+        except DatabaseUnavailable:  # nothing to offer now; submitting says why
+            return []
         choices = []
         for found in candidates:
             label = present.game_label(interaction.locale, found, await display_names(interaction.guild, found))
@@ -291,22 +401,29 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             words = tr(locale, "Game #{id} is over.", id=found.id)
         # Spectators' mentions of the players would ping them for nothing.
         quiet = discord.AllowedMentions.none()
-        file = await board_file(interaction, found, state, private=private)
-        await interaction.response.send_message(words, file=file, allowed_mentions=quiet, ephemeral=private)
+        buttons = {} if private else await board_components(self.service, found, state, found.ply, locale)
+        file = await board_file(interaction, found, state, private=private, layout=PLAYING_LAYOUT)
+        await interaction.response.send_message(words, file=file, allowed_mentions=quiet, ephemeral=private, **buttons)
 
     @app_commands.command(name="resign", description="Resign your game: your opponent wins.")
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self.current_game(interaction, game, to_act=False)  # never guessed: it ends a game
+        await self.act(interaction, self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction)))
+
+    @app_commands.command(name="abort", description="End a game that has barely begun, with no result.")
+    @app_commands.describe(game="Which game, if you have several.")
+    async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        aborting = self.service.abort(found.id, interaction.user.id, reply=reply_to(interaction))
+        aborted, announcement_id = await in_time(interaction, aborting)
+        await reply_aborted(interaction, aborted, announcement_id)
 
     @app_commands.command(name="claim", description="Claim the win when your opponent stopped moving.")
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        found = await self.current_game(interaction, game)
-        report = await self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        found = await self.current_game(interaction, game, to_act=False)  # a claim is for a game not waiting for you
+        await self.act(interaction, self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -373,16 +490,14 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
         found, state, move = await self.service.hint(found.id, interaction.user.id)
         text = tr(interaction.locale, "Try **{move}**: the bot's level-4 suggestion, shown on the board.", move=move)
-        await interaction.followup.send(
-            text, file=await board_file(interaction, found, state, private=True), ephemeral=True
-        )
+        board = await board_file(interaction, found, state, private=True, suggestion=move)  # on the member's position
+        await interaction.followup.send(text, file=board, ephemeral=True)
 
     @app_commands.command(name="takeback", description="Against the bot: undo your last move and its reply.")
     @app_commands.describe(game="Which game, if you have several.")
     async def takeback(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction))
-        await reply_with_report(interaction, report)
+        await self.act(interaction, self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction)))
 
     @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
     @app_commands.describe(
@@ -408,9 +523,9 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
                 tr(locale, "Game #{id}: no move stands out as a mistake. Well played!", id=found.id), ephemeral=True
             )
             return
-        lines = [tr(locale, "Game #{id}: the moves that cost most, each shown before it was played.", id=found.id)]
+        lines = [tr(locale, REVIEW_HEADING, id=found.id)]
         files = []
-        for ply, played, better, drop in mistakes:
+        for ply, played, better, drop in mistakes:  # ply: the move's number in the log, as /history numbers it
             lines.append(
                 tr(
                     locale,
@@ -421,20 +536,28 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
                     drop=round(50 * drop),
                 )
             )
-            position = await self.service.position(found, ply - 1)
-            files.append(await board_file(interaction, found, position, private=True))
+            before = await self.service.position(found, ply - 1)
+            name = f"{found.name}-{found.id}-move-{ply}.png"
+            marks = {"name": name, "played": played, "suggestion": better}
+            files.append(await board_file(interaction, found, before, private=True, **marks))
         await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True)
 
     @move.autocomplete("game")
-    @board.autocomplete("game")
     @hint.autocomplete("game")
     @takeback.autocomplete("game")
-    @replay.autocomplete("game")
     @resign.autocomplete("game")
+    @abort.autocomplete("game")
     @claim.autocomplete("game")
-    @history.autocomplete("game")
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         return await self.game_choices(interaction, current)
+
+    @board.autocomplete("game")
+    @replay.autocomplete("game")
+    @history.autocomplete("game")
+    async def any_game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.game_choices(interaction, current, mine_only=False)
 
 
 def cog_class(entry: GameEntry) -> type[GameCog]:

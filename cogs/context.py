@@ -20,6 +20,9 @@ from sessions.host import ServiceHost
 from sessions.memory import LruCache
 from sessions.service import Game, GameService
 
+# How a board of a game in play is drawn, wherever it carries components to tap: for a phone (docs/boards.md).
+PLAYING_LAYOUT = "portrait"
+
 SAME: Any = object()  # a board described in the language it is drawn in
 _names: LruCache[tuple[int, int], str] = LruCache(10_000)
 
@@ -55,21 +58,24 @@ def remember_members(interaction: discord.Interaction) -> None:
 
 
 async def display_names(guild: discord.Guild | None, game: Game) -> tuple[str, str]:
-    names = []
-    for user_id in game.players:
-        name = _names.get((game.guild_id, user_id))
-        if name is None:
-            member = guild.get_member(user_id) if guild else None
-            if member is None and guild is not None:
-                try:
-                    member = await guild.fetch_member(user_id)
-                except discord.HTTPException:
-                    member = None
-            name = member.display_name if member else f"Player {user_id}"
-            if member is not None:
-                _names.put((game.guild_id, user_id), name)
-        names.append(name)
-    return names[0], names[1]
+    first, second = [await display_name(guild, game.guild_id, user_id) for user_id in game.players]
+    return first, second
+
+
+async def display_name(guild: discord.Guild | None, guild_id: int, user_id: int) -> str:
+    """A member's name as the server shows it: from the cache, the client's members, or one request."""
+    name = _names.get((guild_id, user_id))
+    if name is None:
+        member = guild.get_member(user_id) if guild else None
+        if member is None and guild is not None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                member = None
+        name = member.display_name if member else f"Player {user_id}"
+        if member is not None:
+            _names.put((guild_id, user_id), name)
+    return name
 
 
 async def board_image(
@@ -81,13 +87,15 @@ async def board_image(
     *,
     locale: Any = None,
     reader: Any = SAME,
+    **marks: Any,
 ) -> discord.File:
     """The board of ``state`` as an attachment, drawn off the event loop, with the players' names and its words
     in ``locale`` (the server's: a board reads the same wherever it is shown), described for screen readers in
-    ``reader``'s language (a private message's reader; by default ``locale``, for a public one)."""
+    ``reader``'s language (a private message's reader; by default ``locale``, for a public one); ``marks``: the
+    renderer's layout and marks (docs/boards.md)."""
     names = await display_names(guild, game)
     png, description = await asyncio.gather(
-        service.render_board(game, state, names, locale),
+        service.render_board(game, state, names, locale, **marks),
         service.describe_board(game, state, names, locale if reader is SAME else reader),
     )
     filename = name or f"{game.name}-{game.id}-{len(state.moves)}.png"

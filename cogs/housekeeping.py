@@ -1,7 +1,9 @@
-"""Background chores: expire unanswered challenges and remind players who have not moved.
+"""Background chores: expire unanswered challenges, remind players who have not moved, run the clocks of
+tournament games, advance tournaments and roll seasons over.
 
-Both only write to the outbox, in the same transaction as the change they announce (an expiry, a claimed
-reminder); the outbox delivers them, with retries, so a failed post loses nothing.
+Each only writes to the outbox, in the same transaction as the change it announces (an expiry, a claimed
+reminder, a loss on time, a round, a season's end); the outbox delivers them, with retries, so a failed post loses
+nothing, and each change is conditional in the database, so several processes sweeping at once make it once.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from discord.ext import commands, tasks
 from cogs.announce import deliver_now, start_bot_turn
 from cogs.background import BackgroundCog
 from sessions.host import ServiceHost
-from sessions.service import GameService
+from sessions.service import DatabaseUnavailable, GameService
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +38,14 @@ class HousekeepingCog(BackgroundCog):
             guilds = [guild.id for guild in self.bot.guilds]
             await self.service.expire_challenges(guilds)
             await self.service.due_reminders(guilds)
+            await self.service.run_clocks(guilds)  # reminders before a clock runs out; losses on time
+            await self.service.tournaments.sweep(guilds)  # sign-ups that closed, rounds whose last game ended
+            await self.service.seasons.roll(guilds)  # seasons whose end has come
             for game in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
                 start_bot_turn(self.bot, game)
             await deliver_now(self.bot)  # post what the sweep wrote now, not at the next round
+        except DatabaseUnavailable:
+            pass  # the next sweep tries again; the tracker has logged the outage once
         except Exception:  # a failed sweep must not stop the next one
             log.exception("Housekeeping sweep failed")
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import games
 from cogs import present
+from cogs.tournament_words import when
 from locales import ntr, tr
 from sessions.host import ServiceHost
+from sessions.ratings import Rating
 from sessions.service import GameService
 
 
@@ -92,17 +96,19 @@ def leaderboard_cog(host: ServiceHost) -> commands.Cog:
             return host.service
 
         @app_commands.command(name="leaderboard", description="The best rated players of this server in a game.")
-        @app_commands.describe(game="Which game.")
+        @app_commands.describe(game="Which game.", season="Which season (default: the running one, or all time).")
         @app_commands.choices(game=game_choices)
         @app_commands.guild_only()
         @app_commands.allowed_installs(guilds=True, users=False)
-        async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        async def leaderboard(
+            self, interaction: discord.Interaction, game: app_commands.Choice[str], season: int | None = None
+        ) -> None:
             assert interaction.guild is not None
-            rows = await self.service.leaderboard(interaction.guild.id, game.value)
             locale = interaction.guild_locale
-            title = tr(locale, "{title} leaderboard", title=present.title(game.value, locale))
+            rows, title, note = await season_board(self.service, interaction.guild.id, game.value, season, locale)
             if not rows:
-                embed = discord.Embed(title=title, description=tr(locale, "No rated games yet. Be the first!"))
+                empty = tr(locale, "No rated games yet. Be the first!")
+                embed = discord.Embed(title=title, description="\n".join(filter(None, [note, empty])))
             else:
                 lines = [
                     tr(
@@ -116,7 +122,42 @@ def leaderboard_cog(host: ServiceHost) -> commands.Cog:
                     for rank, (user_id, rating) in enumerate(rows, start=1)
                 ]
                 lines.append(tr(locale, "A ? marks a provisional rating (fewer than 5 rated games)."))
-                embed = discord.Embed(title=title, description="\n".join(lines))
+                embed = discord.Embed(title=title, description="\n".join(filter(None, [note, *lines])))
             await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
+        @leaderboard.autocomplete("season")
+        async def season_autocomplete(
+            self, interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[int]]:
+            assert interaction.guild_id is not None
+            locale = interaction.locale
+            choices = [app_commands.Choice(name=tr(locale, "All time"), value=ALL_TIME)]
+            for found in await self.service.seasons.of_server(interaction.guild_id):
+                label = tr(locale, "Season {number}", number=found.number)
+                if found.closed_at is None:
+                    label = tr(locale, "Season {number} (running)", number=found.number)
+                choices.append(app_commands.Choice(name=label, value=found.number))
+            return [choice for choice in choices if current.lower() in choice.name.lower()][:25]
+
     return LeaderboardCog()
+
+
+ALL_TIME = 0  # the season option's value for the all-time board
+
+
+async def season_board(
+    service: GameService, guild_id: int, game: str, season: int | None, locale: Any
+) -> tuple[list[tuple[int, Rating]], str, str | None]:
+    """The board ``/leaderboard`` shows, its title and a line above it (a running season's end): the season asked
+    for, else the running season, else (or with ``season`` 0) all rated games."""
+    name = present.title(game, locale)
+    if season is None:
+        running = await service.seasons.running(guild_id)
+        season = running.number if running is not None else ALL_TIME
+    if season == ALL_TIME:
+        return await service.leaderboard(guild_id, game), tr(locale, "{title} leaderboard", title=name), None
+    found = await service.seasons.season(guild_id, season)
+    board = await service.seasons.leaderboard(guild_id, found.number, game)
+    title = tr(locale, "{title} leaderboard, season {number}", title=name, number=found.number)
+    note = tr(locale, "This season ends {end}.", end=when(found.ends_at)) if found.closed_at is None else None
+    return board.get(game, []), title, note

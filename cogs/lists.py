@@ -9,6 +9,7 @@ clicker's own. The buttons are ``DynamicItem``s whose ``custom_id`` holds the li
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -20,7 +21,7 @@ from cogs.context import service_of
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import UserError
+from sessions.service import GameService, UserError
 
 PER_PAGE = 10
 STEPS = {"prev": N_("Previous"), "next": N_("Next")}
@@ -72,9 +73,10 @@ async def games_page(interaction: discord.Interaction, scope: str, page: int) ->
     if page >= pages:
         page = pages - 1
         listed, pages = await service.game_list(interaction.guild_id, mine, page, PER_PAGE)
+    seeking = await open_challenge_lines(interaction, service) if scope == "all" and page == 0 else []
     if not listed:
-        return tr(locale, EMPTY[scope]), None
-    lines = [tr(locale, HEADINGS[scope])]
+        return clip("\n".join([*seeking, tr(locale, EMPTY[scope])])), None
+    lines = [*seeking, tr(locale, HEADINGS[scope])]
     for game, state in listed:
         side = state.to_act
         turn = present.mention(game.players[side]) if side is not None else "-"
@@ -98,6 +100,36 @@ async def games_page(interaction: discord.Interaction, scope: str, page: int) ->
     view.add_item(GamesPageButton(scope, max(0, page - 1), "prev", disabled=page == 0, locale=locale))
     view.add_item(GamesPageButton(scope, min(pages - 1, page + 1), "next", disabled=page == pages - 1, locale=locale))
     return clip("\n".join(lines)), view
+
+
+async def open_challenge_lines(interaction: discord.Interaction, service: GameService) -> list[str]:
+    """The server's open challenges, each with a link to its message (where Accept is), above the games."""
+    assert interaction.guild_id is not None
+    locale = interaction.locale
+    found = await service.open_challenges(interaction.guild_id)
+    if not found:
+        return []
+    lines = [tr(locale, "Open challenges anyone may accept:")]
+    for game in found[:PER_PAGE]:
+        where = present.channel_link(game.channel_id)
+        if game.challenge_message_id is not None:
+            where = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}/{game.challenge_message_id}"
+        rated = tr(locale, "rated") if game.rated else tr(locale, "unrated")
+        line = tr(
+            locale,
+            "**{title}** by {player} ({rated}), expires {expires}: {where}",
+            title=present.title(game.name, locale),
+            player=present.mention(game.challenger_id),
+            rated=rated,
+            expires=discord.utils.format_dt(datetime.fromtimestamp(game.expires_at or 0, tz=UTC), "R"),
+            where=where,
+        )
+        if game.rating_min is not None or game.rating_max is not None:
+            low = game.rating_min if game.rating_min is not None else 0
+            high = game.rating_max if game.rating_max is not None else 4000
+            line += " " + tr(locale, "(ratings {low}-{high})", low=low, high=high)
+        lines.append(line)
+    return lines
 
 
 @app_commands.guild_only()

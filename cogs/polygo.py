@@ -5,7 +5,6 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from cogs.announce import reply_with_report
 from cogs.common import GameCog
 from cogs.reply import reply_to
 from engines import polygo as engine
@@ -21,8 +20,8 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
     @app_commands.describe(game="Which game, if you have several.")
     async def roll(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        report = await self.service.roll(found.id, interaction.user.id, reply=reply_to(interaction), known=found)
-        await reply_with_report(interaction, report)
+        rolling = self.service.roll(found.id, interaction.user.id, reply=reply_to(interaction), known=found)
+        await self.act(interaction, rolling)
 
     @app_commands.command(name="place", description="Place your rolled block: list its points, or anchor it.")
     @app_commands.describe(

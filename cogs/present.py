@@ -73,7 +73,8 @@ def speech(locale: Any, game: Game) -> Say:
     )
 
 
-def describe_move(locale: Any, game: Game, state: GameState, played: PlayedMove) -> str | None:
+def describe_move(locale: Any, game: Game, state: GameState, played: PlayedMove, ply: int | None = None) -> str | None:
+    """One move of a report in words; ``ply``: its index in ``state.moves`` (the report's moves end the log)."""
     narrator = games.find(game.name).narrator
     say = speech(locale, game)
     match played.kind:
@@ -83,7 +84,7 @@ def describe_move(locale: Any, game: Game, state: GameState, played: PlayedMove)
             return narrator.chance(say, state, played.move)
         case MoveKind.FORCED_PASS:
             assert played.player is not None
-            return narrator.forced_pass(say, state, played.player)
+            return narrator.forced_pass(say, state, played.player, ply)
         case MoveKind.MOVE:
             assert played.player is not None
             return narrator.move(say, state, played.move, played.player)
@@ -116,6 +117,8 @@ def next_turn_line(locale: Any, game: Game, state: GameState) -> str | None:
 ENDINGS = {
     Ending.RESIGN: N_("{loser} resigned."),
     Ending.TIMEOUT: N_("{loser} stopped moving and {winner} claimed the win."),
+    Ending.TIME: N_("{loser} ran out of time: {winner} wins on time."),
+    Ending.FORFEIT: N_("{loser} was removed from the tournament: {winner} wins by forfeit."),
 }
 
 
@@ -162,7 +165,12 @@ HURRIED = N_("Many games are running: I thought less than usual.")
 def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
     game, state = report.game, report.state
     lines = [heading] if heading else []
-    lines += [line for played in report.played if (line := describe_move(locale, game, state, played))]
+    first = len(state.moves) - len(report.played)  # a report's moves are the last of its state's log
+    lines += [
+        line
+        for offset, played in enumerate(report.played)
+        if (line := describe_move(locale, game, state, played, first + offset))
+    ]
     if report.finish is not None:
         lines += finish_lines(locale, game, report.finish)
     else:

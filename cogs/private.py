@@ -15,9 +15,9 @@ from typing import Any
 
 import discord
 
+from cogs.board_buttons import report_buttons
 from cogs.context import client_service
 from cogs.places import is_private
-from cogs.rematch import report_buttons
 from cogs.reply import reply_to, report_message
 from sessions.memory import LruCache
 from sessions.service import Game, Notice, ReplyTo

@@ -30,7 +30,7 @@ from locales import N_, ntr, tr
 from sessions.daily_puzzles import DailyJob, due_at
 from sessions.host import ServiceHost
 from sessions.puzzles import Answer, PuzzleView, draw_puzzle
-from sessions.service import UserError
+from sessions.service import DatabaseUnavailable, UserError
 
 log = logging.getLogger(__name__)
 
@@ -380,6 +380,8 @@ class DailyPuzzlePoster(BackgroundCog):
     async def post(self) -> None:
         try:
             await post_dailies(self.bot)
+        except DatabaseUnavailable:
+            pass  # the next round tries again; the tracker has logged the outage once
         except Exception:  # a failed round must not stop the next one
             log.exception("Posting daily puzzles failed")
 
@@ -402,6 +404,8 @@ class PuzzleMiner(BackgroundCog):
         try:
             while await self.host.service.puzzle_mining.mine_next([guild.id for guild in self.bot.guilds]) is not None:
                 pass
+        except DatabaseUnavailable:
+            pass  # the next round tries again; the tracker has logged the outage once
         except Exception:  # a failed round must not stop the next one
             log.exception("Mining puzzles failed")
 

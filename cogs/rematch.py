@@ -1,6 +1,7 @@
 """Rematch: a button on the message that announces a finished game. Either player may click it once: it
 challenges the other to the same game again, sides swapped, same options and rated flag, with the ordinary
-challenge message (Accept / Decline / Cancel) posted where the click was.
+challenge message (Accept / Decline / Cancel) posted where the click was. Under a game against the bot, the member's
+click starts the new game against it at once (sides swapped, the same level), where the click was.
 
 The button is a ``DynamicItem`` whose ``custom_id`` is ``rematch:<game id>``, so it works after a restart.
 """
@@ -12,23 +13,20 @@ from typing import Any
 
 import discord
 
+from cogs.board_buttons import rematch_button
 from cogs.challenges import post_challenge
 from cogs.context import remember_members, service_of
+from cogs.deadline import in_time
 from cogs.places import place_id
+from cogs.practice import open_practice, parent_of
+from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, answer_error
-from locales import N_, tr
-from sessions.service import Report, UserError
-
-LABEL = N_("Rematch")
+from sessions.service import UserError
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game_id>[0-9]{1,19})"):
     def __init__(self, game_id: int, locale: Any = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=tr(locale, LABEL), style=discord.ButtonStyle.primary, custom_id=f"rematch:{game_id}"
-            )
-        )
+        super().__init__(rematch_button(game_id, locale))
         self.game_id = game_id
 
     @classmethod
@@ -43,22 +41,21 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
             place = place_id(interaction)
             if place is None or interaction.channel_id is None:
                 raise UserError(IN_SERVER_ONLY)
-            game = await service_of(interaction).rematch(
+            service = service_of(interaction)
+            if (await service.game(self.game_id, place)).against_bot:
+                report = await service.rematch_computer(
+                    self.game_id,
+                    interaction.user.id,
+                    guild_id=place,
+                    channel_id=interaction.channel_id,
+                    reply=reply_to(interaction),
+                    parent_id=parent_of(interaction),
+                )
+                await open_practice(interaction, report)
+                return
+            offering = service.rematch(
                 self.game_id, interaction.user.id, guild_id=place, channel_id=interaction.channel_id
             )
-            await post_challenge(interaction, game)
+            await post_challenge(interaction, await in_time(interaction, offering))
         except Exception as error:  # a button has no command tree behind it: answer here
             await answer_error(interaction, error)
-
-
-def rematch_view(game_id: int, locale: Any) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(game_id, locale))
-    return view
-
-
-def report_buttons(report: Report, locale: Any) -> dict[str, Any]:
-    """The buttons a report's message carries: Rematch under a finished game's last announcement."""
-    if report.finish is None or report.game.against_bot:  # against the bot, a new challenge of it is the rematch
-        return {}
-    return {"view": rematch_view(report.game.id, locale)}

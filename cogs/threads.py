@@ -17,9 +17,10 @@ import discord
 
 from cogs import present
 from cogs.context import display_names, service_of
+from cogs.deadline import in_time
 from cogs.tree import clip
 from locales import N_, tr
-from sessions.service import Finish, Game, GameService, Report
+from sessions.service import DatabaseUnavailable, Finish, Game, GameService, Report
 from sessions.vocabulary import GameStatus
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,7 @@ NO_THREADS = N_(
 )
 FOLLOW = N_("Follow the game in {thread}.")
 PLAYED_IN = N_("The game was played in {thread}.")
+NO_RESULT = N_("The game ended with no result (aborted or cancelled). It was played in {thread}.")
 
 # Channels already told why their games are not in threads: once per channel (and per process; after a restart
 # a channel may read it once more, which is harmless and lets a fixed permission be noticed).
@@ -73,6 +75,8 @@ def header_text(locale: Any, game: Game, heading: str | None = None) -> str:
         finish = Finish(game.winner, game.result_reason, game.scores)
         lines += present.finish_lines(locale, game, finish)[:3]  # "Game over.", why, the final score
         lines.append(tr(locale, PLAYED_IN, thread=present.channel_link(game.thread_id or 0)))
+    elif game.status == GameStatus.CANCELLED:
+        lines.append(tr(locale, NO_RESULT, thread=present.channel_link(game.thread_id or 0)))
     else:
         lines.append(tr(locale, FOLLOW, thread=present.channel_link(game.thread_id or 0)))
     return "\n".join(lines)
@@ -95,27 +99,35 @@ async def open_game_thread(interaction: discord.Interaction, report: Report) -> 
     the challenge message into the game's header (the interaction's one response). Returns the thread, or None
     when the game stays in the channel (the caller then answers the click with the first board, as without
     threads), and whether the channel should be told why (:func:`tell_once`, after that answer)."""
-    wanted = await wants_thread(interaction)
+    try:
+        wanted = await wants_thread(interaction)
+    except DatabaseUnavailable:  # the game is committed: it is played in the channel rather than not announced
+        wanted = None
     if not wanted or interaction.message is None:
         return None, wanted is False
     service = service_of(interaction)
     game = report.game
-    try:
-        thread = await interaction.message.create_thread(
-            name=thread_name(interaction.guild_locale, game, await display_names(interaction.guild, game)),
-            auto_archive_duration=ARCHIVE_MINUTES,
-        )
+    name = thread_name(interaction.guild_locale, game, await display_names(interaction.guild, game))
+    try:  # a slow Discord may take seconds to open it: the click is held meanwhile
+        creating = interaction.message.create_thread(name=name, auto_archive_duration=ARCHIVE_MINUTES)
+        thread = await in_time(interaction, creating, update=True)
     except discord.Forbidden:  # the permissions changed, or a channel override the interaction did not show
         return None, True
     except (discord.HTTPException, TimeoutError, OSError) as error:
         log.warning("Could not open a thread for game %s; it is played in the channel: %s", game.id, error)
         return None, False
-    game = await service.follow_thread(game.id, thread.id)  # what the game still owes goes to the thread too
-    locale = interaction.guild_locale
     try:
-        await interaction.response.edit_message(
-            content=header_text(locale, game, present.heading(locale, report)), view=None, allowed_mentions=QUIET
-        )
+        game = await service.follow_thread(game.id, thread.id)  # what the game still owes goes to the thread too
+    except DatabaseUnavailable:  # the game is not recorded in its thread: it is played in the channel
+        log.warning("Could not move game %s into its thread: the database is unavailable", game.id)
+        return None, False
+    locale = interaction.guild_locale
+    header = {"content": header_text(locale, game, present.heading(locale, report)), "view": None}
+    try:
+        if interaction.response.is_done():  # held while the thread was opened
+            await interaction.edit_original_response(**header, allowed_mentions=QUIET)
+        else:
+            await interaction.response.edit_message(**header, allowed_mentions=QUIET)
     except (discord.HTTPException, TimeoutError, OSError) as error:  # the game's end rewrites the header
         log.warning("Could not turn challenge %s into its header: %s", game.id, error)
     return thread, False

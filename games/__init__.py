@@ -14,6 +14,7 @@ time draws and thinks there too).
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from functools import cache
 from typing import Any
 
 from engines import Engine, GameState
+from games.taps import Picker
 from locales import N_
 
 
@@ -66,8 +68,9 @@ class Narrator:
         """A chance outcome the bot drew."""
         return say(N_("The bot drew **{move}**."), move=move)
 
-    def forced_pass(self, say: Say, state: GameState, player: int) -> str:
-        """A pass the rules forced, played by the bot for ``player``."""
+    def forced_pass(self, say: Say, state: GameState, player: int, ply: int | None = None) -> str:
+        """A pass the rules forced, played by the bot for ``player``; ``ply`` is its index in ``state.moves``
+        when known (``state`` may be after later moves, the game's end included)."""
         return say(N_("{player} cannot place any piece, so the bot passed for them."), player=say.player(player))
 
 
@@ -95,14 +98,16 @@ class GameEntry:
     cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one
     chance_words: tuple[str, ...] = ()  # how chance moves begin: members may never type these
     narrator: Narrator = field(default_factory=Narrator)
+    picker: Picker = field(default_factory=Picker)  # how its moves are picked by taps under a board (games/taps.py)
 
     def new_game(self, **options: Any) -> GameState:
         return self.engine.new_game(**options)
 
     def render(self, state: GameState, names: tuple[str, str], language: str = "en", **marks: Any) -> bytes:
-        """The board image, its words in ``language`` (a supported language, see ``locales.language_of``), with the
-        renderer's marks (``highlight=``, ``suggestion=``, ``played=``: docs/boards.md) when given."""
-        return _module(self.renderer).render(state, names, language, **marks)
+        """The board image, its words in ``language`` (a supported language, see ``locales.language_of``).
+        ``marks`` are the renderer's keyword options (``layout``, ``highlight``, ...: docs/boards.md); one the
+        renderer does not take is left out, so a game whose renderer draws one picture still draws it."""
+        return render_with(self.renderer, state, names, language, **marks)
 
     def alt_text(
         self, state: GameState, names: tuple[str, str], language: str = "en", last_move: str | None = None
@@ -130,11 +135,30 @@ class GameEntry:
             yield option.description
             yield from (label for label, _ in option.choices)
         yield from self.narrator.messages()
+        yield from self.picker.messages()
 
 
 @cache
 def _module(path: str) -> Any:
     return importlib.import_module(path)
+
+
+@cache
+def _keywords(path: str) -> frozenset[str] | None:
+    """The keyword options the renderer at ``path`` takes; None when it takes any (``**kwargs``)."""
+    parameters = inspect.signature(_module(path).render).parameters.values()
+    if any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters):
+        return None
+    return frozenset(parameter.name for parameter in parameters if parameter.kind is inspect.Parameter.KEYWORD_ONLY)
+
+
+def render_with(renderer: str, state: GameState, names: tuple[str, str], language: str, **marks: Any) -> bytes:
+    """``render(state, names, language, **marks)`` of the renderer module at ``renderer``, without the marks it
+    does not take (a game registered without them still draws its one picture)."""
+    taken = _keywords(renderer)
+    if taken is not None:
+        marks = {key: value for key, value in marks.items() if key in taken}
+    return _module(renderer).render(state, names, language, **marks)  # type: ignore[no-any-return]
 
 
 _REGISTRY: dict[str, GameEntry] = {}
@@ -186,4 +210,16 @@ def find(name: str) -> GameEntry:
         raise KeyError(f"Unknown game {name!r}; the games are {', '.join(names())}.") from None
 
 
-__all__ = ["GameEntry", "Narrator", "Option", "Say", "entries", "find", "names", "register", "unregister"]
+__all__ = [
+    "GameEntry",
+    "Narrator",
+    "Option",
+    "Picker",
+    "Say",
+    "entries",
+    "find",
+    "names",
+    "register",
+    "render_with",
+    "unregister",
+]

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from engines import GameState
+from engines import GameState, Phrase
 from engines import iago as engine
 from games import GameEntry, Narrator, Option, Say
+from games.taps import CHOOSE_MOVE, MAX_OPTIONS, Choice, Menu, Picker, Step, finished, menus, packed
 from locales import N_
+
+CALL = "call "
+ROW = N_("Row {row}")
+ROWS = N_("Rows {first} to {last}")
+CALL_MENU = N_("Call the missed capture: place anywhere")
+CALL_ROW = N_("Call the missed capture: choose the row")
+CALL_CELL = N_("Where do you place your disk? (a call: any empty cell)")
 
 
 class IagoNarrator(Narrator):
@@ -21,6 +29,48 @@ class IagoNarrator(Narrator):
             captured=captured,
             released=released,
         )
+
+
+def _rows_named(first: str, last: str) -> Phrase:
+    return Phrase(ROW, row=first) if first == last else Phrase(ROWS, first=first, last=last)
+
+
+def _by_row(moves: list[str], cell: int = 0) -> list[tuple[str, list[Choice]]]:
+    """The moves grouped by the row of their cell (``cell``: where the cell name starts in the move)."""
+    return [
+        (row, [Choice(move, move) for move in moves if move[cell] == row])
+        for row in engine.ROWS
+        if any(move[cell] == row for move in moves)
+    ]
+
+
+class IagoPicker(Picker):
+    """One tap: every legal cell at once, in menus of whole rows (61 cells fit in three). A call owed in the penalty
+    variant is a fourth menu, the calls themselves when they fit, else a row first and then its cells."""
+
+    def step(self, state: GameState, path: tuple[str, ...]) -> Step | str:
+        moves = state.legal_moves()
+        cells = [move for move in moves if not move.startswith(CALL)]
+        calls = [move for move in moves if move.startswith(CALL)]
+        shown = packed(_by_row(cells), _rows_named) or menus([Choice(move, move) for move in cells])
+        call_rows = _by_row(calls, len(CALL))
+        if len(calls) <= MAX_OPTIONS:  # one menu holds them
+            extra = (Menu(Phrase(CALL_MENU), tuple(Choice(move, move) for move in calls)),) if calls else ()
+        else:
+            heads = tuple(Choice(CALL + row, _rows_named(row, row)) for row, _ in call_rows)
+            extra = (Menu(Phrase(CALL_ROW), heads),)
+        first = Step(CHOOSE_MOVE, shown + extra)
+        if not path:
+            return first
+        picked = first.choice(path[0]).key
+        if picked in moves:
+            return finished((first.choice(picked), path[1:]))
+        row = picked[len(CALL) :]  # a row of calls: its cells next
+        cells_of_row = next(choices for name, choices in call_rows if name == row)
+        second = Step(Phrase(CALL_CELL), menus(cells_of_row), tuple(choice.key for choice in cells_of_row))
+        if len(path) == 1:
+            return second
+        return finished((second.choice(path[1]), path[2:]))
 
 
 ENTRY = GameEntry(
@@ -75,5 +125,6 @@ ENTRY = GameEntry(
     engine=engine,
     renderer="render.iago",
     ai="ai.iago",
+    picker=IagoPicker(),
     course="lessons.iago",
 )

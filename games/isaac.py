@@ -2,20 +2,144 @@
 
 from __future__ import annotations
 
-from engines import GameState
+from engines import GameState, Phrase
 from engines import isaac as engine
 from games import GameEntry, Narrator, Say
+from games.taps import Choice, Picker, Step, choose, finished, menus, packed
 from locales import N_
+
+PIECE = N_("{length} squares (value {value})")
+IN_HAND = N_("{count} in hand")
+CHOOSE_PIECE = N_("Place a piece: choose its length")
+CHOOSE_START = N_("Where does the {length}-square piece start? Choose its lower or left end.")
+CHOOSE_WAY = N_("Which way does it go from {square}?")
+RANK = N_("Rank {rank}")
+RANKS = N_("Ranks {first} to {last}")
+RIGHT = N_("right (along the row): {move}")
+UP = N_("up (along the column): {move}")
+CHOOSE_REMOVAL = N_("Remove a piece")
+REMOVAL = N_("up to {points} points")
+CHOOSE_SCORE = N_("Your new score after removing {piece}:")
+SCORE = N_("{score} (+{gain})")
+PLACEMENT_PASSES = 2  # the placement phase ends at its second pass: each player passes once, then is skipped
 
 
 class IsaacNarrator(Narrator):
-    def forced_pass(self, say: Say, state: GameState, player: int) -> str:
+    def forced_pass(self, say: Say, state: GameState, player: int, ply: int | None = None) -> str:
         assert isinstance(state, engine.IsaacGame)
-        if state.phase == engine.SCORING:
+        if _in_scoring(state, ply):
             return say(
                 N_("{player} has no piece left to remove, so the bot passed for them."), player=say.player(player)
             )
-        return super().forced_pass(say, state, player)
+        return super().forced_pass(say, state, player, ply)
+
+
+def _in_scoring(state: engine.IsaacGame, ply: int | None) -> bool:
+    """Whether the pass at ``ply`` of the log was played in the scoring phase. ``state`` may be past it: the
+    pass that ends the game leaves the phase "over", the one that ends placement leaves it "scoring"."""
+    if ply is None:
+        return state.phase != engine.PLACEMENT
+    return state.moves[: ply + 1].count("pass") > PLACEMENT_PASSES
+
+
+def _ranks_named(first: str, last: str) -> Phrase:
+    return Phrase(RANK, rank=first) if first == last else Phrase(RANKS, first=first, last=last)
+
+
+def _square_key(square: str) -> tuple[int, int]:
+    return int(square[1:]), engine.FILES.index(square[0])
+
+
+class IsaacPicker(Picker):
+    """Placing: the piece's length, then its lower or left end (a highlighted board shows where it can start),
+    then the way it goes when both fit. Removing: the piece, then the new score when more than one is allowed."""
+
+    def step(self, state: GameState, path: tuple[str, ...]) -> Step | str:
+        assert isinstance(state, engine.IsaacGame)
+        moves = state.legal_moves()
+        if moves == ["pass"]:  # the session plays a forced pass itself; listed as it is, should one be asked
+            return super().step(state, path)
+        if state.phase == engine.SCORING:
+            return self._removal(state, moves, path)
+        return self._placement(state, moves, path)
+
+    def _placement(self, state: engine.IsaacGame, moves: list[str], path: tuple[str, ...]) -> Step | str:
+        turn = state.turn if state.turn is not None else 0
+        lengths = sorted({_length(move) for move in moves})
+        pieces = [
+            Choice(
+                str(length),
+                Phrase(PIECE, length=length, value=engine.VALUES[length]),
+                Phrase(IN_HAND, count=state.in_hand(turn)[length]),
+            )
+            for length in lengths
+        ]
+        first = Step(Phrase(CHOOSE_PIECE), menus(pieces, Phrase(CHOOSE_PIECE)))
+        if not path:
+            return first
+        length = int(first.choice(path[0]).key)
+        spans: dict[str, list[str]] = {}
+        for move in moves:
+            if _length(move) == length:
+                spans.setdefault(move.split("-")[0], []).append(move)
+        starts = sorted(spans, key=_square_key)
+        squares = [Choice(start, start, " · ".join(spans[start])) for start in starts]
+        by_rank = [
+            (str(rank), [square for square in squares if _square_key(square.key)[0] == rank])
+            for rank in sorted({_square_key(start)[0] for start in starts})
+        ]
+        prompt = Phrase(CHOOSE_START, length=length)
+        second = Step(prompt, packed(by_rank, _ranks_named) or menus(squares), tuple(starts))
+        if len(path) == 1:
+            return second
+        start = second.choice(path[1]).key
+        if len(spans[start]) == 1:
+            return finished((Choice(spans[start][0], start), path[2:]))
+        ways = [Choice(move, Phrase(RIGHT if _horizontal(move) else UP, move=move)) for move in spans[start]]
+        third = Step(
+            Phrase(CHOOSE_WAY, square=start), menus(ways, Phrase(CHOOSE_WAY, square=start)), tuple(spans[start])
+        )
+        if len(path) == 2:
+            return third
+        return finished((third.choice(path[2]), path[3:]))
+
+    def _removal(self, state: engine.IsaacGame, moves: list[str], path: tuple[str, ...]) -> Step | str:
+        turn = state.turn if state.turn is not None else 0
+        current = state.scores()[turn]
+        scores: dict[str, list[int]] = {}
+        for move in moves:
+            _, span, score = move.split(" ")
+            scores.setdefault(span, []).append(int(score))
+        pieces = [
+            Choice(span, span, Phrase(REMOVAL, points=max(scores[span]) - current))
+            for span in sorted(scores, key=lambda span: (-max(scores[span]), span))
+        ]
+        first = Step(Phrase(CHOOSE_REMOVAL), menus(pieces, Phrase(CHOOSE_REMOVAL)))
+        if not path:
+            return first
+        span = first.choice(path[0]).key
+        reachable = sorted(scores[span], reverse=True)
+        if len(reachable) == 1:
+            return finished((Choice(f"x {span} {reachable[0]}", span), path[1:]))
+        choices = [
+            Choice(f"x {span} {score}", str(score), Phrase(SCORE, score=score, gain=score - current))
+            for score in reachable
+        ]
+        prompt = Phrase(CHOOSE_SCORE, piece=span)
+        return finished(choose(choices, path[1:], prompt, placeholder=prompt, highlight=lambda _: (span,)))
+
+
+def _horizontal(move: str) -> bool:
+    start, end = move.split("-")
+    return start[1:] == end[1:]
+
+
+def _length(move: str) -> int:
+    """The squares a canonical placement covers (read from its two ends: hundreds of placements a step)."""
+    start, end = move.split("-")
+    if start[1:] == end[1:]:
+        return ord(end[0]) - ord(start[0]) + 1
+    return int(end[1:]) - int(start[1:]) + 1
 
 
 ENTRY = GameEntry(
@@ -59,4 +183,5 @@ ENTRY = GameEntry(
     course="lessons.isaac",
     cog="cogs.isaac:IsaacCog",
     narrator=IsaacNarrator(),
+    picker=IsaacPicker(),
 )

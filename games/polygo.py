@@ -4,10 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engines import GameState
+from engines import GameState, IllegalMove, Phrase
 from engines import polygo as engine
 from games import GameEntry, Narrator, Option, Say
+from games.taps import MAX_OPTIONS, Choice, Picker, Step, choose, finished, menus
 from locales import N_
+
+AREA_SIDE = 5  # points along an area's side at most: an area's anchors fit in one menu (25)
+CHOOSE_AREA = N_("Place {block}: choose the area")
+AREA_COUNT = N_("{count} placements")
+CHOOSE_PLACEMENT = N_("Where does {block} go? The board rings every point it can cover here.")
+CHOOSE_ANCHOR = N_(
+    "Where does {block} go? Choose its anchor, its lowest point (the leftmost of the lowest if several)."
+)
+ANCHOR_COUNT = N_("{count} ways")
+CHOOSE_PLACEMENT_NOW = N_("Place {block}: choose where")
+CHOOSE_ORIENTATION = N_("Which way is {block} turned, anchored at {point}?")
+TURNED = N_("turned {degrees}°")
+MIRRORED = N_("mirrored, turned {degrees}°")
 
 # The engine's block names are catalogue msgids: the engine is their one source.
 BLOCK_NAMES = {face: block.name for face, block in engine.BLOCKS.items()}
@@ -32,8 +46,94 @@ class PolygoNarrator(Narrator):
         face = int(words[1])
         return say(N_("Rolled **{face}**: place {block}."), face=face, block=say(BLOCK_NAMES[face]))
 
-    def forced_pass(self, say: Say, state: GameState, player: int) -> str:
+    def forced_pass(self, say: Say, state: GameState, player: int, ply: int | None = None) -> str:
         return say(N_("{player}'s block fits nowhere, so the bot passed for them."), player=say.player(player))
+
+
+def _anchor(placement: str) -> tuple[int, int]:
+    """A placement's anchor as (column, row): its lowest point, the leftmost of those (a canonical placement's
+    points are valid names: read them directly, thousands per roll on 19x19)."""
+    row, column = min((int(point[1:]), engine.COLUMNS.index(point[0])) for point in placement.split())
+    return column, row - 1
+
+
+def _orientations(state: engine.PolygoGame, anchor: str) -> dict[str, Phrase]:
+    """How each placement anchored at ``anchor`` is turned (and mirrored), as ``/polygo place at:`` says it."""
+    found: dict[str, Phrase] = {}
+    for mirror in (False, True):
+        for degrees in engine.TURNS:
+            try:
+                placement = state.placement_from_anchor(anchor, degrees, mirror)
+            except IllegalMove:
+                continue  # off the board, or no mirror image
+            found.setdefault(placement, Phrase(MIRRORED if mirror else TURNED, degrees=degrees))
+    return found
+
+
+class PolygoPicker(Picker):
+    """After the roll: the area of the board (at most 5 x 5 points of anchors), then the placement when the area
+    has few, else its anchor and then the way the block is turned."""
+
+    def step(self, state: GameState, path: tuple[str, ...]) -> Step | str:
+        assert isinstance(state, engine.PolygoGame) and state.die is not None  # a block to place (or none fits)
+        block = Phrase(BLOCK_NAMES[state.die])
+        moves = state.legal_moves()
+        if len(moves) <= MAX_OPTIONS:  # late in a game (or a forced pass): every placement at once
+            prompt = Phrase(CHOOSE_PLACEMENT_NOW, block=block)
+            return finished(choose([Choice(move, move) for move in moves], path, prompt, placeholder=prompt))
+        parts = -(-state.size // AREA_SIDE)
+        side = -(-state.size // parts)  # 19: 4 areas of 5 a side; 13: 3 of 5; 9: 2 of 5
+        areas: dict[tuple[int, int], list[str]] = {}
+        for move in moves:
+            col, row = _anchor(move)
+            areas.setdefault((col // side, row // side), []).append(move)
+        order = sorted(areas, key=lambda area: (-area[1], area[0]))  # as the board reads: the top row first
+        heads = [
+            Choice(f"{a}{b}", _area_name(a, b, side, state.size), Phrase(AREA_COUNT, count=len(areas[a, b])))
+            for a, b in order
+        ]
+        first = Step(Phrase(CHOOSE_AREA, block=block), menus(heads, Phrase(CHOOSE_AREA, block=block)))
+        if not path:
+            return first
+        key = first.choice(path[0]).key
+        placements = areas[int(key[0]), int(key[1])]
+        anchors: dict[str, list[str]] = {}
+        for move in placements:
+            anchors.setdefault(engine.point_name(*_anchor(move)), []).append(move)
+        if len(placements) <= MAX_OPTIONS:
+            turned = {move: way for anchor in anchors for move, way in _orientations(state, anchor).items()}
+            choices = [Choice(move, move, turned.get(move)) for move in placements]
+            prompt = Phrase(CHOOSE_PLACEMENT, block=block)
+            second = Step(prompt, menus(choices, prompt), tuple(placements))
+            return second if len(path) == 1 else finished((second.choice(path[1]), path[2:]))
+        points = sorted(anchors, key=lambda name: (-engine.parse_point(name)[1], engine.parse_point(name)[0]))
+        prompt = Phrase(CHOOSE_ANCHOR, block=block)
+        choices = [
+            Choice(
+                point,
+                point,
+                anchors[point][0] if len(anchors[point]) == 1 else Phrase(ANCHOR_COUNT, count=len(anchors[point])),
+            )
+            for point in points
+        ]
+        second = Step(prompt, menus(choices, prompt), tuple(placements))
+        if len(path) == 1:
+            return second
+        anchor = second.choice(path[1]).key
+        if len(anchors[anchor]) == 1:  # one way only: the anchor is the placement
+            return finished((Choice(anchors[anchor][0], anchor), path[2:]))
+        turned = _orientations(state, anchor)
+        ways = [Choice(move, move, turned.get(move)) for move in anchors[anchor]]
+        prompt = Phrase(CHOOSE_ORIENTATION, block=block, point=anchor)
+        third = Step(prompt, menus(ways, prompt), tuple(anchors[anchor]))
+        return third if len(path) == 2 else finished((third.choice(path[2]), path[3:]))
+
+
+def _area_name(column: int, row: int, side: int, size: int) -> str:
+    """An area by its corner points, lower left to upper right: "A15–E19"."""
+    low = engine.point_name(column * side, row * side)
+    high = engine.point_name(min(size, (column + 1) * side) - 1, min(size, (row + 1) * side) - 1)
+    return f"{low}–{high}"
 
 
 ENTRY = GameEntry(
@@ -83,4 +183,5 @@ ENTRY = GameEntry(
     cog="cogs.polygo:PolygoCog",
     chance_words=("open", "roll"),
     narrator=PolygoNarrator(),
+    picker=PolygoPicker(),
 )

@@ -259,6 +259,13 @@ COMPRESS_LEVEL = 1
 BLEND_STEPS = 6  # intermediate tones kept per anti-aliased edge; enough that text edges stay smooth
 
 
+def winner_first(scores: Sequence[int], winner: int | None) -> dict[str, int]:
+    """A result's two scores for "{winner} wins {score0}–{score1}": the winner's first, so "White wins 33–18"
+    never reads as White's 18 (a draw keeps side 0 first)."""
+    first = winner or 0
+    return {"score0": scores[first], "score1": scores[1 - first]}
+
+
 def blend(colour: RGB, base: RGB, amount: float) -> RGB:
     """`colour` laid over `base` with the given opacity."""
     r, g, b = (round(c * amount + d * (1 - amount)) for c, d in zip(colour, base, strict=True))

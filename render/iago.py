@@ -45,6 +45,7 @@ from render.base import (
     font,
     new_canvas,
     shown_names,
+    winner_first,
     wrap_to_width,
 )
 from render.iago_text import VARIANTS, alt_text, note_text, text_board
@@ -401,6 +402,7 @@ def status(game: iago.IagoGame, language: str = "en") -> str:
     if result.winner is None:
         return tr(language, "Draw {score0}–{score1} · {variant}", **scores)
     winner = tr(language, iago.SIDES[result.winner])
+    scores.update(winner_first(result.scores, result.winner))
     if result.reason == "centre":
         return tr(language, "{winner} wins on the centre {score0}–{score1} · {variant}", winner=winner, **scores)
     return tr(language, "{winner} wins {score0}–{score1} · {variant}", winner=winner, **scores)

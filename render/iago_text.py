@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engines import iago
 from locales import N_, tr
+from render.base import winner_first
 from render.text import (
     ALT_TEXT_LIMIT,
     GAME_OVER,
@@ -62,6 +63,7 @@ def _turn(game: iago.IagoGame, names: tuple[str, str], language: str) -> str:
         outcome = tr(language, "a draw, {score0} to {score1}", **scores)
     else:
         winner = side_and_name(language, iago.SIDES[result.winner], names[result.winner])
+        scores = winner_first(result.scores, result.winner)
         words = N_("{winner} wins on the centre, {score0} to {score1}") if result.reason == "centre" else None
         outcome = tr(language, words or N_("{winner} wins, {score0} to {score1}"), winner=winner, **scores)
     return tr(language, GAME_OVER, result=outcome)

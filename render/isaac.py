@@ -43,6 +43,7 @@ from render.base import (
     new_canvas,
     shown_names,
     to_png,
+    winner_first,
 )
 from render.isaac_text import alt_text, text_board
 from render.marks import CANDIDATE_MARK, PLAYED_MARK, SUGGESTED_MARK, Marks, draw_legend, draw_mark, legend_items
@@ -369,19 +370,11 @@ def status(game: isaac.IsaacGame, language: str = "en") -> str:
     """The header's status line: the phase and who acts, or the result."""
     if game.is_over:
         result = game.result()
-        black, white = result.scores
+        scores = winner_first(result.scores, result.winner)
         winner = tr(language, isaac.SIDES[result.winner or 0])
         if result.reason == "score":
-            return tr(
-                language, "Game over · {winner} wins {score0}–{score1}", winner=winner, score0=black, score1=white
-            )
-        return tr(
-            language,
-            "Game over · {winner} wins on tie-break {score0}–{score1}",
-            winner=winner,
-            score0=black,
-            score1=white,
-        )
+            return tr(language, "Game over · {winner} wins {score0}–{score1}", winner=winner, **scores)
+        return tr(language, "Game over · {winner} wins on tie-break {score0}–{score1}", winner=winner, **scores)
     side = tr(language, isaac.SIDES[game.turn or 0])
     if game.phase == isaac.PLACEMENT:
         return tr(language, "Placement · {side} to place", side=side)

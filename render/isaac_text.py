@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engines import isaac
 from locales import N_, tr
+from render.base import winner_first
 from render.text import (
     ALT_TEXT_LIMIT,
     GAME_OVER,
@@ -52,7 +53,7 @@ def _turn(game: isaac.IsaacGame, names: tuple[str, str], language: str) -> str:
         return tr(language, "{player} to remove a piece.", player=player)
     result = game.result()
     winner = side_and_name(language, isaac.SIDES[result.winner or 0], names[result.winner or 0])
-    scores = {"score0": result.scores[0], "score1": result.scores[1]}
+    scores = winner_first(result.scores, result.winner)
     if result.reason == "score":
         outcome = tr(language, "{winner} wins, {score0} to {score1}", winner=winner, **scores)
     else:

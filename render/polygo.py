@@ -45,6 +45,7 @@ from render.base import (
     palette_index,
     shown_names,
     to_png,
+    winner_first,
 )
 from render.marks import CANDIDATE_MARK, PLAYED_MARK, SUGGESTED_MARK, Marks, draw_legend, draw_mark, legend_items
 from render.polygo_text import alt_text, text_board
@@ -630,7 +631,7 @@ def result_lines(game: PolygoGame, names: tuple[str, str], language: str = "en")
         return [tr(language, "{name} wins:", name=winner), tr(language, "the only polygon")]
     return [
         tr(language, "{name} wins", name=winner),
-        tr(language, "{score0} to {score1}", score0=result.scores[0], score1=result.scores[1]),
+        tr(language, "{score0} to {score1}", **winner_first(result.scores, result.winner)),
     ]
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from engines.polygo import BLOCKS, COLUMNS, SIDES, PolygoGame
 from locales import N_, ntr, tr
+from render.base import winner_first
 from render.text import (
     ALT_TEXT_LIMIT,
     DIAGRAM_LEFT_OUT,
@@ -52,6 +53,7 @@ def _turn(game: PolygoGame, names: tuple[str, str], language: str) -> str:
             outcome = tr(language, "a draw, {score0} to {score1}", **scores)
         else:
             winner = _player(names, result.winner, language)
+            scores = winner_first(result.scores, result.winner)
             outcome = tr(language, "{winner} wins, {score0} to {score1}", winner=winner, **scores)
         return tr(language, GAME_OVER, result=outcome)
     number = len(game.moves) + 1

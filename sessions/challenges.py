@@ -9,6 +9,7 @@ dice in one transaction, with the first board's announcement.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import ai
@@ -19,7 +20,7 @@ from sessions.guild_settings import ServerSettings
 from sessions.refusal import ChannelLink, UserError
 from sessions.table import Table
 from sessions.thinking import DEFAULT_LEVEL
-from sessions.turns import advance
+from sessions.turns import advance, bot_acts_next
 from sessions.vocabulary import AnnouncementKind, GameStatus, ReportKind
 from storage.outbox import Announce
 from storage.rows import DuplicateChallenge, DuplicateRematch
@@ -75,7 +76,7 @@ class Challenges:
         and rated flag, through :meth:`challenge` so every limit applies. One rematch per game."""
         game = await self._table.game(game_id, guild_id)
         side = game.side_of(user_id)
-        if side is None or game.against_bot:  # the bot never clicks; its games show no Rematch button
+        if side is None or game.against_bot:  # a game against the bot: rematch_computer
             raise UserError("Only the two players of game #{id} can ask for a rematch.", id=game_id)
         if game.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet.", id=game_id)
@@ -107,6 +108,7 @@ class Challenges:
         level: int | None,
         reply: ReplyTo | None = None,
         parent_id: int | None = None,
+        rematch_of: int | None = None,
     ) -> Report:
         """A game against the bot itself, which accepts at once: unrated, at ``level`` (1-4). Only for a game
         whose registry entry names a computer player."""
@@ -120,9 +122,51 @@ class Challenges:
         self._check_options(game, options)
         await self._check_allowed(game, guild_id, channel_id, parent_id)
         game_id = await self._store(
-            game, guild_id, channel_id, member_id, bot_id, options, side, rated=False, ai_level=level
-        )
+            game, guild_id, channel_id, member_id, bot_id, options, side, rated=False, ai_level=level,
+            rematch_of=rematch_of,
+        )  # fmt: skip
         return await self.accept(game_id, bot_id, guild_id=guild_id, reply=reply)
+
+    async def rematch_computer(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        guild_id: int,
+        channel_id: int,
+        reply: ReplyTo | None = None,
+        parent_id: int | None = None,
+    ) -> Report:
+        """The member of a finished game against the bot plays it again at once: sides swapped, the same options
+        and level. One rematch per game, as between members."""
+        game = await self._table.game(game_id, guild_id)
+        side = game.side_of(user_id)
+        if side is None or not game.against_bot or side == game.ai_side:
+            raise UserError("Only the two players of game #{id} can ask for a rematch.", id=game_id)
+        if game.status != GameStatus.FINISHED:
+            raise UserError("Game #{id} is not over yet.", id=game_id)
+        if await self._table.db.rematch_of(game_id) is not None:
+            raise UserError("A rematch of game #{id} has already been offered.", id=game_id)
+        return await self.challenge_computer(
+            game=game.name,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            member_id=user_id,
+            bot_id=game.players[1 - side],
+            options=game.options,
+            side=1 - side,  # the sides swapped
+            level=game.ai_level,
+            reply=reply,
+            parent_id=parent_id,
+            rematch_of=game_id,
+        )
+
+    async def check_new(
+        self, game: str, options: dict[str, Any], guild_id: int, channel_id: int, parent_id: int | None
+    ) -> None:
+        """What every new challenge must pass: valid options, the game on in this server, an allowed channel."""
+        self._check_options(game, options)
+        await self._check_allowed(game, guild_id, channel_id, parent_id)
 
     async def posted(self, game_id: int, message_id: int) -> None:
         """The challenge's message: its buttons answer only there, and it becomes the game's header."""
@@ -143,15 +187,18 @@ class Challenges:
                 raise self._wrong_answerer(game, user_id)
             state = games.find(game.name).new_game(**game.options)
             played = advance(state, self._table.draw)
-            announce = self._announcements.of_report(ReportKind.START, played, user_id, reply)
+            held = bot_acts_next(game, state)  # the bot's first move will announce the start with it
+            announce = self._announcements.of_report(ReportKind.START, played, user_id, reply, held=held)
             opening = [(p.move, p.player, None) for p in played]
-            ids = await self._table.db.activate_announced(game_id, self._table.clock(), opening, announce)
+            now = self._table.clock()
+            ids = await self._table.db.activate_announced(game_id, now, opening, announce)
             if ids is None:
                 raise UserError("This challenge is no longer open.")
             self._table.remember(game_id, len(played), state)
-            game = await self._table.game(game_id)
-            self._announcements.committed(game, ids[-1], reply)
-            return Report(game, state, played, None, ids[-1], ReportKind.START, user_id)
+            # The row as the commit left it, without reading it again: past the commit nothing may fail.
+            game = replace(game, status=GameStatus.ACTIVE, started_at=now, last_move_at=now, ply=len(played))
+            self._announcements.committed(game, ids[-1], reply, held)
+            return Report(game, state, played, None, ids[-1], ReportKind.START, user_id, held=held)
 
     async def decline(
         self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None, reply: ReplyTo | None = None
@@ -195,7 +242,7 @@ class Challenges:
             ids = await self._table.db.transition_announced(game_id, GameStatus.CHALLENGE, status, now, announce)
             if ids is None:
                 raise UserError("This challenge is no longer open.")
-            return await self._table.game(game_id), ids[-1]
+            return replace(game, status=status), ids[-1]  # as committed: nothing is read after the commit
 
     async def _expire(self, game_id: int) -> bool:
         expiry = Announce(AnnouncementKind.EXPIRY)

@@ -2,7 +2,9 @@
 
 The searches run in the worker pool of :mod:`sessions.thinking`; the bot's moves are committed by
 :class:`sessions.turns.Turns`, as a member's are, with their announcements, and returned as reports for the cog
-to announce.
+to announce. A search whose worker dies is run again at once, a few times (``SEARCH_ATTEMPTS``); when every
+attempt failed the turn raises :class:`BotCannotMove`, so the game can say so (once per spell), and the sweep tries
+again later.
 """
 
 from __future__ import annotations
@@ -13,16 +15,30 @@ from typing import Any
 
 import games
 from engines import GameState
+from locales import N_
 from sessions.announcements import Announcements
 from sessions.game import Game, PlayedMove, ReplyTo, Report, title_of
-from sessions.log import TAKEBACK
+from sessions.log import TAKEBACK, in_force
 from sessions.refusal import UserError
 from sessions.table import Table
-from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, HINT_SECONDS, Thinker
+from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, HINT_SECONDS, Thinker, ThinkingFailed
 from sessions.turns import Turns
 from sessions.vocabulary import GameStatus, MoveKind
 
 ANALYSIS_NOISE = 0.05  # value drops smaller than this are the search's own noise, not mistakes
+THINKING_FAILED = N_("I cannot think right now: my search process stopped. Please try again in a moment.")
+
+
+class BotCannotMove(Exception):
+    """The bot's search failed every attempt (its worker processes died): ``reports`` are the actions committed
+    before it (a die rolled, say), still to announce; ``first`` is True the first time in a row for this game,
+    so the game is told once, not at every retry."""
+
+    def __init__(self, game: Game, reports: list[Report], *, first: bool) -> None:
+        super().__init__(f"the bot cannot move in game {game.id} now")
+        self.game = game
+        self.reports = reports
+        self.first = first
 
 
 class ComputerPlayer:
@@ -32,6 +48,7 @@ class ComputerPlayer:
         self._announcements = announcements
         self.thinker = thinker
         self._thinking: set[int] = set()  # games whose bot move is being searched in this process
+        self._stuck: set[int] = set()  # games whose bot turn failed and has not moved since (told once)
 
     async def games_to_move(self, guild_ids: list[int] | None = None) -> list[Game]:
         """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
@@ -49,7 +66,8 @@ class ComputerPlayer:
     async def play(self, game_id: int) -> list[Report]:
         """The bot's turn in a game against it: it rolls its own dice through the session's draws, and its
         moves are searched in the worker pool. Each action is committed with its announcement and reported. A
-        turn that cannot go on now (a reply still being announced, a race) is left to the next sweep."""
+        turn that cannot go on now (a race) is left to the next sweep; a search that failed every attempt raises
+        :class:`BotCannotMove`."""
         if game_id in self._thinking:
             return []
         self._thinking.add(game_id)
@@ -59,10 +77,11 @@ class ComputerPlayer:
                 game = await self._table.game(game_id)
                 state = await self._table.state(game)
                 if game.status != GameStatus.ACTIVE or not game.against_bot or state.to_act != game.ai_side:
+                    self._stuck.discard(game_id)
                     return reports
                 bot_id = game.players[state.to_act]
-                # The bot is never in a hurry: it lets the member's reply land however slow Discord is; past the
-                # grace the outbox has taken that announcement over, so this wait always ends.
+                # The bot is never in a hurry: it lets the member's reply get on its way however slow Discord is;
+                # past the grace the outbox has taken that announcement over, so this wait always ends.
                 limit = self._table.settings.announce_grace + 1
                 await self._announcements.wait(game_id, limit=limit, ply=game.ply)
                 if state.chance:
@@ -70,9 +89,15 @@ class ComputerPlayer:
                     continue
                 level = game.ai_level or DEFAULT_LEVEL
                 entry = games.find(game.name)
-                thought = await self.thinker.think(entry, game.options, state.moves, level, secrets.randbits(32))
+                try:
+                    thought = await self.thinker.think(entry, game.options, state.moves, level, secrets.randbits(32))
+                except ThinkingFailed as error:
+                    first = game_id not in self._stuck
+                    self._stuck.add(game_id)
+                    raise BotCannotMove(game, reports, first=first) from error
                 report = await self._turns.play(game_id, bot_id, thought.move)
                 reports.append(dataclasses.replace(report, hurried=thought.cut_short))
+                self._stuck.discard(game_id)
         except UserError:
             return reports
         finally:
@@ -96,8 +121,9 @@ class ComputerPlayer:
             )
 
     async def hint(self, game_id: int, user_id: int) -> tuple[Game, GameState, str]:
-        """The strongest level's suggestion (a little shorter in time) for the member to act in a game against
-        the bot: the game, the position after the suggested move, and the move."""
+        """The strongest level's suggestion (its search, a little shorter) for the member to act in a game against
+        the bot: the game, the member's position (the suggestion is marked on it, not played: the turn, the last
+        move and the legal moves stay theirs), and the move."""
         game = await self._turns.active(game_id, user_id)
         if not game.against_bot:
             raise UserError("Hints are for games against the bot; in a game between members, think for yourself!")
@@ -106,30 +132,53 @@ class ComputerPlayer:
             raise UserError("Roll the die first with /{game} roll.", game=game.name)
         entry = games.find(game.name)
         seed = secrets.randbits(32)
-        move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, seed, budget=HINT_SECONDS)
-        state.play(move)
+        try:
+            move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, seed, budget=HINT_SECONDS)
+        except ThinkingFailed as error:
+            raise UserError(THINKING_FAILED) from error
         return game, state, move
 
     async def analyse(self, game_id: int, user_id: int, guild_id: int) -> list[tuple[int, str, str, float]]:
-        """Up to three of the member's moves in a finished game where the level-4 evaluation dropped most:
-        (ply, move, better move, drop). Only for the game's players; the search has ``analysis_seconds`` for
-        the whole game."""
+        """Up to three of the member's own moves in a finished game where the level-4 evaluation dropped most:
+        (its number in the log, as /history and the replays number it, the move, a better move, the drop). The
+        moves in force are searched (a takeback's undone moves are not), each named by its place in the log, so
+        the position before it is ``position(game, number - 1)``. Only for the game's players; the search has
+        ``analysis_seconds`` for the whole game, shared by the member's moves."""
         game = await self._table.game(game_id, guild_id)
         if user_id not in game.players:
             raise UserError("You can analyse only your own games.")
         if game.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=game.id)
-        moves = (await self._table.state(game)).moves  # the moves in force: takebacks undone
-        return await self.analyse_moves(game.name, game.options, moves, game.side_of(user_id))
+        member_side = None if game.ai_side is None else 1 - game.ai_side
+        log = await self._table.moves(game.id)
+        kept = in_force(games.find(game.name), game.options, log, member_side)  # takebacks undone
+        side = game.side_of(user_id)
+        mine = [acted == side for _, _, acted in kept]
+        moves = [move for _, move, _ in kept]
+        reviewed = await self.analyse_moves(game.name, game.options, moves, mine=mine, side=side)
+        return [(kept[i - 1][0], move, better, drop) for i, move, better, drop in reviewed]
 
     async def analyse_moves(
-        self, name: str, options: dict[str, Any], moves: list[str], side: int | None = None
+        self,
+        name: str,
+        options: dict[str, Any],
+        moves: list[str],
+        *,
+        mine: list[bool] | None = None,
+        side: int | None = None,
     ) -> list[tuple[int, str, str, float]]:
-        """The same analysis of any game of ``name`` given as its moves (a record played elsewhere, say): the
-        moves of ``side`` (None: of both sides), within ``analysis_seconds`` for the whole game."""
+        """The same analysis of any game of ``name`` given as its moves (a record played elsewhere, say): (the
+        move's number in ``moves``, counted from 1, ...); ``mine``: which of the moves may be reviewed; ``side``:
+        only that side's moves are searched (None: both), within ``analysis_seconds`` for the whole game."""
         entry = games.find(name)
         if entry.ai is None:
             raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(name))
-        judged = await self.thinker.analysis(entry, options, moves, self._table.settings.analysis_seconds, side)
+        seconds = self._table.settings.analysis_seconds
+        try:
+            judged = await self.thinker.analysis(entry, options, moves, seconds, side)
+        except ThinkingFailed as error:
+            raise UserError(THINKING_FAILED) from error
+        if mine is not None:
+            judged = [j for j in judged if mine[j[0] - 1]]
         worst = sorted((j for j in judged if j[3] > ANALYSIS_NOISE and j[1] != j[2]), key=lambda j: -j[3])
         return sorted(worst[:3])

@@ -5,22 +5,31 @@ Any process may run it for its own servers: a claim is atomic (``SKIP LOCKED`` o
 never take the same announcement, and a worker that dies lets its lease lapse. The announcements of the bot's own
 moves are delivered from the reports those moves produced (:meth:`Delivery.deliver_reports`); whatever a process
 did not deliver itself is rebuilt from the database (:meth:`Delivery.report`), after a restart say.
+
+An unavailable database never stops a round half-way with rows stuck under their lease: a delivery that failed is
+released with its backoff; a mark that failed is kept in memory and written first thing next round (the row is
+never released: it would be posted again); a round the database failed under gives the rows it did not try back
+at once (``release_claims``). Nothing here logs the outage: the database's tracker says it once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sessions.announcements import reply_of
 from sessions.game import Game, PlayedMove, ReplyTo, Report
 from sessions.records import Records
 from sessions.table import Table
 from sessions.vocabulary import AnnouncementKind, GameStatus, MoveKind, ReportKind
+from storage.faults import DatabaseUnavailable
 from storage.outbox import AnnouncementRow
 
 log = logging.getLogger(__name__)
@@ -45,12 +54,25 @@ class Notice:
     by: int | None = None  # who acted: declined, withdrew, cancelled
     was: str | None = None  # a cancellation: what the game was (its status, or "forgotten")
     remind: int | None = None  # a reminder: the member reminded ...
-    claim_at: float | None = None  # ... and when the opponent may claim the win
+    claim_at: float | None = None  # ... and when the opponent may claim the win ...
+    deadline: float | None = None  # ... or, in a game with a clock, when their time runs out
+
+
+@dataclass(frozen=True)
+class Bulletin:
+    """An announcement owed to a server about no one game: a tournament's round or end, a season's end. Its
+    payload names what it is about; the cog reads the rest from the service when it delivers it."""
+
+    id: int
+    kind: AnnouncementKind
+    guild_id: int
+    channel_id: int
+    payload: dict[str, Any]
 
 
 # The cog's delivery: the Discord requests for one notice; returns the message that carries it (None: nothing to
 # show). Raising means "not now": the notice is retried later.
-Deliver = Callable[[Notice], Awaitable[int | None]]
+Deliver = Callable[[Notice | Bulletin], Awaitable[int | None]]
 
 
 class Delivery:
@@ -58,12 +80,17 @@ class Delivery:
         self._table = table
         self._records = records
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._owed_marks: list[tuple[int, int | None]] = []  # delivered, but the mark met an unavailable database
+        self._orphans_released = False
 
     async def deliver_due(self, guild_ids: list[int], deliver: Deliver) -> int:
         """Claim what is due in these servers (this process's) and deliver it; returns how many were delivered."""
         if not guild_ids:
             return 0
+        await self._write_owed_marks()
         now = self._table.clock()  # the clock the announcements were written with
+        if not self._orphans_released:
+            await self._release_dead_workers(now)
         claimed = await self._table.db.claim_pending(self.worker, now, LEASE, BATCH, guild_filter=guild_ids)
         return await self._deliver(claimed, {}, deliver)
 
@@ -73,39 +100,77 @@ class Delivery:
         by_id = {report.announcement_id: report for report in reports if report.announcement_id is not None}
         if not by_id:
             return 0
+        await self._write_owed_marks()
         now = self._table.clock()
         claimed = await self._table.db.claim_pending(self.worker, now, LEASE, len(by_id), ids=list(by_id))
         return await self._deliver(claimed, by_id, deliver)
 
     async def _deliver(self, claimed: list[AnnouncementRow], reports: dict[int, Report], deliver: Deliver) -> int:
         delivered = 0
-        for announcement in claimed:
+        for index, announcement in enumerate(claimed):
             try:
-                message_id = await deliver(await self._notice(announcement, reports.get(announcement.id)))
+                notice = await self._notice(announcement, reports.get(announcement.id))
+                message_id = await deliver(notice)
+            except DatabaseUnavailable:  # not this row's fault: give it and the rest back, due again at once
+                await self._give_back(claimed[index:])
+                return delivered
             except Exception as error:
                 await self._retry_later(announcement, error)
                 continue
-            if await self._table.db.mark_delivered(announcement.id, message_id):
-                delivered += 1
+            delivered += 1
+            try:
+                if not await self._table.db.mark_delivered(announcement.id, message_id):
+                    delivered -= 1  # another worker, whose lease had lapsed, marked it first
+            except DatabaseUnavailable:  # it is out: mark it later, never post it again
+                self._owed_marks.append((announcement.id, message_id))
         return delivered
+
+    async def _write_owed_marks(self) -> None:
+        """The marks an earlier round could not write, first: their rows stay claimed meanwhile (raises
+        :class:`DatabaseUnavailable` while it still cannot: the round is skipped)."""
+        if self._owed_marks:
+            owed = list(self._owed_marks)
+            await self._table.db.mark_all_delivered(owed, time.time())
+            del self._owed_marks[: len(owed)]
+
+    async def _release_dead_workers(self, now: float) -> None:
+        """Once, at start-up: claims held by a worker of this host whose process is gone (killed, crashed) are
+        given back at once, rather than waiting out their lease; a restarted bot then delivers what it owed."""
+        host = socket.gethostname()
+        for worker in await self._table.db.claiming_workers(now):
+            worker_host, _, rest = worker.partition(":")
+            pid = rest.partition(":")[0]
+            if worker_host == host and pid.isdigit() and worker != self.worker and not _alive(int(pid)):
+                released = await self._table.db.release_claims(worker)
+                log.info("Released %d announcements claimed by %s, a process that is gone", released, worker)
+        self._orphans_released = True
+
+    async def _give_back(self, untried: list[AnnouncementRow]) -> None:
+        with contextlib.suppress(DatabaseUnavailable):  # else their leases lapse instead
+            await self._table.db.release_claims(self.worker, [announcement.id for announcement in untried])
 
     async def _retry_later(self, announcement: AnnouncementRow, error: Exception) -> None:
         log.warning("Announcement %s (%s) not delivered: %s", announcement.id, announcement.kind, error)
-        if announcement.attempts + 1 >= MAX_ATTEMPTS:
-            log.error("Giving up announcement %s after %d attempts", announcement.id, MAX_ATTEMPTS)
-            await self._table.db.mark_delivered(announcement.id, None)
-            return
-        backoff = min(LAST_RETRY, FIRST_RETRY * 2**announcement.attempts)
-        await self._table.db.release(announcement.id, repr(error), self._table.clock() + backoff)
+        try:
+            if announcement.attempts + 1 >= MAX_ATTEMPTS:
+                log.error("Giving up announcement %s after %d attempts", announcement.id, MAX_ATTEMPTS)
+                await self._table.db.mark_delivered(announcement.id, None)
+                return
+            backoff = min(LAST_RETRY, FIRST_RETRY * 2**announcement.attempts)
+            await self._table.db.release(announcement.id, repr(error), self._table.clock() + backoff)
+        except DatabaseUnavailable:
+            pass  # its lease lapses instead: tried again then
 
-    async def _notice(self, announcement: AnnouncementRow, report: Report | None) -> Notice:
+    async def _notice(self, announcement: AnnouncementRow, report: Report | None) -> Notice | Bulletin:
         kind = AnnouncementKind(announcement.kind)
         payload = announcement.payload
+        if announcement.game_id is None:
+            return Bulletin(announcement.id, kind, announcement.guild_id, announcement.channel_id, payload)
         if kind.reports and report is None:
             report = await self.report(announcement)
         game = report.game if report is not None else await self._table.game(announcement.game_id)
         claim_at = None
-        if kind == AnnouncementKind.REMINDER:
+        if kind == AnnouncementKind.REMINDER and "deadline" not in payload:
             # Reminders written before the deadline was stored: it is twice the reminder time after the last move.
             claim_at = payload.get("claim_at") or (game.last_move_at or game.created_at) + 2 * payload["hours"] * 3600
         return Notice(
@@ -119,19 +184,33 @@ class Delivery:
             was=payload.get("was"),
             remind=payload.get("user_id"),
             claim_at=claim_at,
+            deadline=payload.get("deadline"),
         )
 
     async def report(self, announcement: AnnouncementRow) -> Report:
         """The report an announcement tells, rebuilt from the database: the game as it stood at the
         announcement's ply, the moves it announces and, when that ended the game, the result and the rating
         changes."""
+        assert announcement.game_id is not None
         game = await self._table.game(announcement.game_id)
         ply = game.ply if announcement.ply is None else announcement.ply
         state = await self._table.position(game, ply)
         payload = announcement.payload
         played = [PlayedMove(move, player, MoveKind(kind)) for move, player, kind in payload.get("played", [])]
         finish = None
-        if game.status == GameStatus.FINISHED and ply == game.ply and announcement.kind != AnnouncementKind.START:
+        starting = (AnnouncementKind.START, AnnouncementKind.PAIRED)
+        if game.status == GameStatus.FINISHED and ply == game.ply and announcement.kind not in starting:
             finish = await self._records.finish_of(game)
         kind = ReportKind(announcement.kind)
-        return Report(game, state, played, finish, announcement.id, kind, payload.get("by"))
+        return Report(game, state, played, finish, announcement.id, kind, payload.get("by"), ply)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this host (a reused pid counts as alive: its claims then lapse)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

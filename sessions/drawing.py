@@ -15,10 +15,10 @@ import asyncio
 import importlib
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import games
 from engines import GameState
@@ -26,6 +26,7 @@ from render.animation import animated_gif
 from sessions.workers import follow_parent, worker_pool
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def draw(
@@ -38,7 +39,7 @@ def draw(
 ) -> bytes:
     """Runs in a worker: the PNG of ``position``, its words in ``language``, with ``marks`` (docs/boards.md)."""
     state = importlib.import_module(engine).from_dict(position)
-    return importlib.import_module(renderer).render(state, names, language, **(marks or {}))  # type: ignore[no-any-return]
+    return games.render_with(renderer, state, names, language, **(marks or {}))
 
 
 def start_worker() -> None:
@@ -51,6 +52,12 @@ def warm() -> None:
     """Every game's cached layers drawn, before its first board."""
     for entry in games.entries():
         entry.render(entry.new_game(), ("", ""))
+
+
+def frame_labels(states: list[GameState]) -> list[str]:
+    """Each frame's footer: the moves it shows out of the last frame's, counted as the boards' headers count them
+    (a frame under "24/53" reads "Move 25" to play)."""
+    return [f"{len(state.moves)}/{len(states[-1].moves)}" for state in states]
 
 
 class Drawer:
@@ -123,7 +130,7 @@ class Drawer:
     ) -> bytes:
         """The positions as a looping GIF, a frame each, labelled with their ply."""
         boards = [await self.draw(entry, state, names, language) for state in states]
-        labels = [f"{ply}/{len(states) - 1}" for ply in range(len(states))]
+        labels = frame_labels(states)
         return await asyncio.to_thread(animated_gif, boards, labels)
 
     async def _draw(
@@ -151,6 +158,26 @@ class Drawer:
                 self._pool = None
             self._start_soon()
             return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """Other work that would hold the event loop (a tournament's standings picture, its Swiss pairing):
+        ``function`` (a module's top-level function, so a worker can find it) called with ``args`` in a drawing
+        process, or in a thread until one is ready (or with no workers)."""
+        async with self._slots:
+            pool = self._pool
+            if pool is None:
+                if self.workers:
+                    self._start_soon()
+                return await asyncio.to_thread(function, *args)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+            except BrokenProcessPool:
+                log.warning("A drawing worker died; starting new ones")
+                if self._pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+                self._start_soon()
+                return await asyncio.to_thread(function, *args)
 
     def close(self) -> None:
         self._closed = True

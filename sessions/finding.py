@@ -23,9 +23,11 @@ class Finder:
         game_id: int | None = None,
         *,
         spectate: bool = False,
+        to_act: bool = False,
     ) -> Game:
         """The game a command acts on: the chosen one (of this server), else the caller's only game of this
-        kind here. With ``spectate``, anyone may look at any game of this server."""
+        kind here; with ``to_act``, of several, the only one waiting for the caller (a move goes where it is their
+        turn). With ``spectate``, anyone may look at any game of this server."""
         title = title_of(game)
         if game_id is not None:
             found = await self._table.game(game_id, guild_id)
@@ -34,6 +36,9 @@ class Finder:
             return found
         db = self._table.db
         mine = [Game.of(row) for row in await db.active_games_of(user_id, channel_id) if row.game == game]
+        if len(mine) > 1 and to_act:
+            waiting = [found for found in mine if await self._waits_for(found, user_id)]
+            mine = waiting if len(waiting) == 1 else mine
         if len(mine) == 1:
             return mine[0]
         if len(mine) > 1:
@@ -78,7 +83,12 @@ class Finder:
             listed = every[page * per_page : (page + 1) * per_page]
         return listed, max(1, -(-total // per_page))
 
-    async def games_for_choice(self, game: str, user_id: int, channel_id: int) -> list[Game]:
-        """Candidates for a command's ``game`` option: the caller's games here first, then others here."""
-        active = await self._table.db.active_games(channel_id=channel_id, game=game)
-        return sorted(map(Game.of, active), key=lambda found: (user_id not in found.players, -found.id))
+    async def _waits_for(self, game: Game, user_id: int) -> bool:
+        return (await self._table.state(game)).to_act == game.side_of(user_id)
+
+    async def games_for_choice(self, game: str, user_id: int, channel_id: int, *, mine_only: bool = True) -> list[Game]:
+        """Candidates for a command's ``game`` option: the caller's games here (for a command that acts, only
+        those: nobody acts in another's game), then, for one that looks, the others here."""
+        active = map(Game.of, await self._table.db.active_games(channel_id=channel_id, game=game))
+        candidates = [found for found in active if not mine_only or user_id in found.players]
+        return sorted(candidates, key=lambda found: (user_id not in found.players, -found.id))

@@ -11,7 +11,7 @@ from typing import Any
 import games
 from engines import GameState, Phrase
 from sessions.vocabulary import GameStatus, MoveKind, ReportKind
-from storage.rows import GameRow
+from storage.rows import OPEN_SEAT, GameRow
 
 
 def title_of(game: str) -> Phrase:
@@ -47,6 +47,10 @@ class Game:
     rematch_of: int | None
     ai_side: int | None  # the side the bot itself plays, in a game against it
     ai_level: int | None
+    tournament_id: int | None = None  # a tournament's game
+    move_seconds: float | None = None  # its correspondence clock: the time for each move (no claims then)
+    rating_min: int | None = None  # an open challenge: the ratings a member needs to take it
+    rating_max: int | None = None
 
     @classmethod
     def of(cls, row: GameRow) -> Game:
@@ -76,6 +80,10 @@ class Game:
             rematch_of=row.rematch_of,
             ai_side=row.ai_side,
             ai_level=row.ai_level,
+            tournament_id=row.tournament_id,
+            move_seconds=row.move_seconds,
+            rating_min=row.rating_min,
+            rating_max=row.rating_max,
         )
 
     @property
@@ -86,6 +94,13 @@ class Game:
     @property
     def against_bot(self) -> bool:
         return self.ai_side is not None
+
+    @property
+    def open_seat(self) -> int | None:
+        """An open challenge's side that anyone may take (its player is still ``OPEN_SEAT``); None otherwise."""
+        if self.status != GameStatus.CHALLENGE or OPEN_SEAT not in self.players:
+            return None
+        return self.players.index(OPEN_SEAT)
 
     @property
     def opponent_id(self) -> int:
@@ -137,3 +152,7 @@ class Report:
     kind: ReportKind = ReportKind.MOVE
     by: int | None = None  # the member whose action this reports
     hurried: bool = False  # the bot's move, searched for less time than usual because many games wait for it
+    ply: int | None = None  # the log's length at ``state`` (a late delivery: behind the game's); None: the game's
+    # In a game against the bot, an action after which the bot acts: its announcement waits for the bot's reply,
+    # which announces both in one message (sessions/announcements.py); the member's reply only holds the place.
+    held: bool = False

@@ -17,16 +17,30 @@ TAKEBACK = "takeback"
 
 def replay(entry: GameEntry, options: dict[str, Any], log: Iterable[str], member_side: int | None = None) -> GameState:
     """The game after ``log``; a takeback removes moves back to, and including, ``member_side``'s last one."""
+    return _replayed(entry, options, log, member_side)[0]
+
+
+def in_force(
+    entry: GameEntry, options: dict[str, Any], log: Iterable[str], member_side: int | None = None
+) -> list[tuple[int, str, int | None]]:
+    """The moves in force after ``log`` (what :func:`replay` plays), each as (its number in the log, counted from 1
+    as ``/history`` numbers it, the move, the side that acted): a move's number stays the same after a takeback."""
+    return _replayed(entry, options, log, member_side)[1]
+
+
+def _replayed(
+    entry: GameEntry, options: dict[str, Any], log: Iterable[str], member_side: int | None
+) -> tuple[GameState, list[tuple[int, str, int | None]]]:
     state = entry.new_game(**options)
-    kept: list[tuple[str, int | None]] = []  # the moves in force, each with the side that made it
-    for item in log:
+    kept: list[tuple[int, str, int | None]] = []  # the moves in force: log number, move, the side that made it
+    for number, item in enumerate(log, start=1):
         if item != TAKEBACK:
-            kept.append((item, state.to_act))
+            kept.append((number, item, state.to_act))
             state.play(item)
             continue
-        while kept and kept.pop()[1] != member_side:
+        while kept and kept.pop()[2] != member_side:
             pass
         state = entry.new_game(**options)
-        for move, _ in kept:
+        for _, move, _ in kept:
             state.play(move)
-    return state
+    return state, kept

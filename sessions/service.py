@@ -15,6 +15,11 @@ module of its own, readable in one sitting, with its own tests:
     Delivery        sessions/delivery.py       the outbox worker's claim, lease, retry and give-up
     Drawer          sessions/drawing.py        board images and animations, drawn in worker processes
     AdminActions    sessions/admin.py          an admin's cancels, resets and forgets, and the audit log
+    Aborts          sessions/abort.py          a player's abort of a game that has barely begun
+    OpenChallenges  sessions/open_challenges.py challenges anyone may accept, the first to press Accept plays
+    Clocks          sessions/clocks.py         a clocked game's reminder before its time runs out, loss on time
+    Tournaments     sessions/tournaments.py    sign-up, the rounds the bot pairs, standings, removals, cancels
+    Seasons         sessions/seasons.py        a server's seasons: their ratings, boards and rollover
 
 This class builds them and names, once, which part answers each call; the database is the parts' own.
 """
@@ -32,28 +37,35 @@ import games
 from engines import GameState
 from locales import language_of
 from puzzles.mining import Budgets
+from render.standings import render as render_standings
+from sessions.abort import Aborts
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
-from sessions.computer import ComputerPlayer
+from sessions.clocks import Clocks
+from sessions.computer import BotCannotMove, ComputerPlayer
 from sessions.daily_puzzles import DailyPuzzles
-from sessions.delivery import Delivery, Notice
+from sessions.delivery import Bulletin, Delivery, Notice
 from sessions.drawing import Drawer
 from sessions.finding import Finder
 from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
 from sessions.lessons import LessonPage, Lessons
+from sessions.open_challenges import OpenChallenges
 from sessions.puzzle_mining import PuzzleMining
 from sessions.puzzles import Puzzles
 from sessions.records import Records
 from sessions.refusal import UserError
+from sessions.seasons import Seasons
 from sessions.table import Settings, Table
 from sessions.thinking import Thinker
+from sessions.tournaments import Tournaments, TournamentView, standings_picture
 from sessions.turns import Turns
 from sessions.vocabulary import Ending
 from sessions.words import alt_text, animation_alt_text, text_board
-from storage.database import Database
+from storage.database import Database, DatabaseUnavailable
 from storage.engine import DEFAULT_URL as DEFAULT_DATABASE_URL
+from storage.engine import shown_url
 
 
 class GameService:
@@ -76,6 +88,11 @@ class GameService:
         self._computer = computer
         self.drawer = Drawer(table.settings.render_workers)
         self.admin = AdminActions(table)
+        open_challenges = OpenChallenges(table, announcements, challenges, records, server_settings)
+        clocks = Clocks(table, turns)
+        self.tournaments = Tournaments(table, records, turns, announcements, server_settings, self.drawer.run)
+        self.seasons = Seasons(table)
+        aborts = Aborts(table)
         self.lessons = Lessons(table)
         # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
         # parts, like ``admin``.
@@ -93,15 +110,22 @@ class GameService:
             challenges.rematch,
             challenges.challenge_computer,
         )
-        self.accept, self.decline, self.cancel = challenges.accept, challenges.decline, challenges.cancel
+        self.rematch_computer = challenges.rematch_computer
+        self.offer_open, self.open_challenges = open_challenges.offer, open_challenges.listed
+        self.accept, self.decline, self.cancel = open_challenges.accept, challenges.decline, challenges.cancel
         self.expire_challenges, self.challenge_posted = challenges.expire_challenges, challenges.posted
         self.play, self.roll, self.resign, self.claim = turns.play, turns.roll, turns.resign, turns.claim
-        self.due_reminders = turns.due_reminders
+        self.due_reminders, self.run_clocks = turns.due_reminders, clocks.run
+        self.abort, self.can_abort = aborts.abort, aborts.can_abort
         self.bot_games_to_move, self.play_for_bot = computer.games_to_move, computer.play
         self.takeback, self.hint, self.analyse = computer.takeback, computer.hint, computer.analyse
         self.analyse_moves = computer.analyse_moves
-        self.delivered, self.flush_deliveries = announcements.delivered, announcements.flush
-        self.follow_thread = announcements.follow_thread
+        self.sending, self.delivered, self.flush_deliveries = (
+            announcements.sending,
+            announcements.delivered,
+            announcements.flush,
+        )
+        self.follow_thread, self.release_held = announcements.follow_thread, announcements.release_held
         self.deliver_due, self.deliver_reports = delivery.deliver_due, delivery.deliver_reports
         self.settings_for, self.change_settings = server_settings.settings_for, server_settings.change
         self.rating, self.leaderboard, self.stats = records.rating, records.leaderboard, records.stats
@@ -145,9 +169,12 @@ class GameService:
         drawing process, when there are some)."""
         await self.drawer.warm_up()
 
-    async def render_board(self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None) -> bytes:
-        """The board image as PNG, its words in ``locale``'s language."""
-        return await self.drawer.draw(games.find(game.name), state, names, language_of(locale))
+    async def render_board(
+        self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
+    ) -> bytes:
+        """The board image as PNG, its words in ``locale``'s language; ``marks``: the renderer's layout and marks
+        (docs/boards.md)."""
+        return await self.drawer.draw(games.find(game.name), state, names, language_of(locale), marks)
 
     async def render_position(
         self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
@@ -156,10 +183,18 @@ class GameService:
         return await self.drawer.draw(games.find(game), state, names, language_of(locale), marks)
 
     async def animation(self, game: Game, names: tuple[str, str], locale: Any = None) -> tuple[bytes, int]:
-        """The whole game as a looping GIF, a frame per entry of its log plus the start, and the frame count."""
-        states = await self._table.positions(game)
+        """The whole game as a looping GIF and its frame count: the start, then a frame per move in force (a
+        takeback's undone moves are not shown), a die's roll shown with the move it was rolled for."""
+        states = frames_of(games.find(game.name), game.options, (await self._table.state(game)).moves)
         gif = await self.drawer.animation(games.find(game.name), states, names, language_of(locale))
         return gif, len(states)
+
+    async def standings_image(
+        self, view: TournamentView, names: dict[int, str], subtitle: str, locale: Any = None
+    ) -> bytes:
+        """A tournament's standings as PNG (``names``: each player's display name), drawn like the boards, off
+        the event loop, its headings in ``locale``'s language."""
+        return await self.drawer.run(render_standings, standings_picture(view, names, subtitle), language_of(locale))
 
     async def describe_board(
         self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, last_move: str | None = None
@@ -191,9 +226,42 @@ class GameService:
         return self._table.held()
 
 
+def frames_of(entry: games.GameEntry, options: dict[str, Any], moves: list[str]) -> list[GameState]:
+    """The positions a replay animation shows: the start, and the position after each move a player made; a
+    chance outcome (a die) gets no frame of its own: the next frame shows it with the move it was rolled for."""
+    state = entry.new_game(**options)
+    frames = [state.copy()]
+    for move in moves:
+        chance = state.chance
+        state.play(move)
+        if not chance:
+            frames.append(state.copy())
+    if frames[-1].moves != state.moves:  # a game that stops on a roll still ends on its last position
+        frames.append(state.copy())
+    return frames
+
+
+def database_problem(url: str, error: Exception) -> str:
+    """Why the database at ``url`` cannot be opened, in one line that names it (its password hidden)."""
+    shown = shown_url(url)
+    cause = error.__cause__ if isinstance(error, DatabaseUnavailable) and error.__cause__ else error
+    reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    if isinstance(error, DatabaseUnavailable):
+        return (
+            f"Cannot open the database {shown} ({error.reason}): {reason}. "
+            "Check DATABASE_URL and that the database server is running and reachable."
+        )
+    if isinstance(error, ValueError):  # a URL of a database the bot does not support
+        return f"DATABASE_URL={shown} cannot be used: {reason}"
+    return f"Cannot open the database {shown}: {type(cause).__name__}: {reason}. Check DATABASE_URL."
+
+
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "MAX_OPEN_CHALLENGES",
+    "BotCannotMove",
+    "Bulletin",
+    "DatabaseUnavailable",
     "Ending",
     "Finish",
     "Game",

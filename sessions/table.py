@@ -54,7 +54,9 @@ class Table:
 
     async def game(self, game_id: int, guild_id: int | None = None) -> Game:
         """A game by id; with ``guild_id``, only a game of that server (another server's id is not found)."""
-        row = await self.db.game(game_id) if 0 < game_id <= MAX_GAME_ID else None
+        # Any payload is safe: an id that is no integer (a forged "12") names no game.
+        valid = isinstance(game_id, int) and not isinstance(game_id, bool) and 0 < game_id <= MAX_GAME_ID
+        row = await self.db.game(game_id) if valid else None
         if row is None or (guild_id is not None and row.guild_id != guild_id):
             raise UserError("I cannot find game #{id}.", id=game_id)
         return Game.of(row)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -25,10 +26,17 @@ from games import GameEntry
 from sessions.pace import Pace
 from sessions.workers import worker_pool
 
+log = logging.getLogger(__name__)
+
 DEFAULT_LEVEL = 2
 HINT_LEVEL = 4  # a hint is the strongest search, so the suggestion is worth following
 HINT_SECONDS = 1.0  # a little shorter than level 4's own time: a member waits for it
 CUT_SHARE = 0.9  # a search that used this much of a busy pool's shortened budget was cut short by it
+SEARCH_ATTEMPTS = 3  # a search whose worker died is run again at once, on new workers, this many times in all
+
+
+class ThinkingFailed(RuntimeError):
+    """Every attempt at a search lost its worker process (killed, out of memory): nothing was decided."""
 
 
 def _position(engine: str, options: dict[str, Any], moves: list[str]) -> GameState:
@@ -179,14 +187,16 @@ class Thinker:
             self.pace.done(booking)
 
     async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
-        pool = self._executor()
-        try:
-            return await self._submit(pool, job, *args)
-        except BrokenProcessPool:  # a worker was killed (out of memory, by hand): new workers, and the job again
-            if self._pool is pool:
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-            return await self._submit(self._executor(), job, *args)
+        for attempt in range(1, SEARCH_ATTEMPTS + 1):
+            pool = self._executor()
+            try:
+                return await self._submit(pool, job, *args)
+            except BrokenProcessPool:  # a worker was killed (out of memory, by hand): new workers, and the job again
+                if self._pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+                log.warning("A search worker died (attempt %d of %d)", attempt, SEARCH_ATTEMPTS)
+        raise ThinkingFailed(f"the search lost its worker {SEARCH_ATTEMPTS} times")
 
     @staticmethod
     async def _submit(pool: ProcessPoolExecutor, job: Callable[..., Any], *args: Any) -> Any:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 import games
 from engines import GameState, IllegalMove
+from locales import N_
 from sessions.announcements import Announcements
 from sessions.game import Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
@@ -22,10 +23,12 @@ from sessions.records import Records
 from sessions.refusal import Mention, UserError
 from sessions.table import Table
 from sessions.vocabulary import Ending, GameStatus, MoveKind, ReportKind
+from storage.outbox import Supersede
 from storage.rows import StalePly
 
 MAX_MOVE_TEXT = 100
 BY_A_PLAYER = (MoveKind.MOVE, MoveKind.TAKEBACK)  # log entries a player made; the session made the others
+STALE_BOARD = N_("This board is out of date: the game has moved on. Use the buttons under its latest board.")
 
 
 def advance(state: GameState, draw: Callable[[list[str]], str]) -> list[PlayedMove]:
@@ -46,6 +49,11 @@ def advance(state: GameState, draw: Callable[[list[str]], str]) -> list[PlayedMo
     return played
 
 
+def bot_acts_next(game: Game, state: GameState) -> bool:
+    """In a game against the bot, whether the bot acts next (a roll or a move) once ``state`` is committed."""
+    return game.against_bot and not state.is_over and state.to_act == game.ai_side
+
+
 class Turns:
     def __init__(
         self, table: Table, announcements: Announcements, records: Records, server_settings: ServerSettings
@@ -56,17 +64,25 @@ class Turns:
         self._server_settings = server_settings
 
     async def play(
-        self, game_id: int, user_id: int, text: str, *, reply: ReplyTo | None = None, known: Game | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        reply: ReplyTo | None = None,
+        known: Game | None = None,
+        ply: int | None = None,
     ) -> Report:
         """A member's move. ``known``: the game as the caller just read it (``find_game``), which spares reading
-        it again when it is current."""
+        it again when it is current. ``ply``: the ply of the board the move was chosen on (its buttons), which the
+        game must still be at."""
         text = " ".join(text.split())
         if not text:
             raise UserError("Type a move, for example one from the autocomplete list.")
         if len(text) > MAX_MOVE_TEXT:
             raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
         async with self._table.locks(game_id):
-            game = await self.active(game_id, user_id, known)
+            game = await self.active(game_id, user_id, known, ply)
             chance_words = games.find(game.name).chance_words
             if chance_words and text.lower().startswith(chance_words):
                 raise UserError("Dice are rolled by the bot, never chosen: use /{game} roll.", game=game.name)
@@ -81,11 +97,17 @@ class Turns:
             return await self.commit(game, state, played, user_id, reply)
 
     async def roll(
-        self, game_id: int, user_id: int, *, reply: ReplyTo | None = None, known: Game | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        reply: ReplyTo | None = None,
+        known: Game | None = None,
+        ply: int | None = None,
     ) -> Report:
         """The player to move asks for their die; the session draws it and logs it as a chance move."""
         async with self._table.locks(game_id):
-            game = await self.active(game_id, user_id, known)
+            game = await self.active(game_id, user_id, known, ply)
             state = await self._table.state(game)
             side = game.side_of(user_id)
             if not state.chance or state.to_act is None:
@@ -100,9 +122,11 @@ class Turns:
             played = [PlayedMove(state.moves[-1], None, MoveKind.CHANCE), *advance(state, self._table.draw)]
             return await self.commit(game, state, played, user_id, reply)
 
-    async def resign(self, game_id: int, user_id: int, *, reply: ReplyTo | None = None) -> Report:
+    async def resign(
+        self, game_id: int, user_id: int, *, reply: ReplyTo | None = None, ply: int | None = None
+    ) -> Report:
         async with self._table.locks(game_id):
-            game = await self.active(game_id, user_id)
+            game = await self.active(game_id, user_id, ply=ply)
             state = await self._table.state(game)
             loser = game.side_of(user_id)
             assert loser is not None
@@ -112,6 +136,10 @@ class Turns:
         """Win a game whose opponent has not acted for twice the reminder time."""
         async with self._table.locks(game_id):
             game = await self.active(game_id, user_id)
+            if game.move_seconds is not None:
+                raise UserError(
+                    "This game has a clock: a player whose time runs out loses on time, so there is nothing to claim."
+                )
             state = await self._table.state(game)
             claimant = game.side_of(user_id)
             if state.to_act == claimant:
@@ -125,11 +153,42 @@ class Turns:
             assert claimant is not None
             return await self._end_without_move(game, state, claimant, Ending.TIMEOUT, user_id, reply)
 
-    async def active(self, game_id: int, user_id: int, known: Game | None = None) -> Game:
+    async def flag(self, game_id: int, ply: int) -> Report | None:
+        """The clock of a game's player to move ran out at ``ply``: they lose on time (rated as any loss). None if
+        the game moved on or ended meanwhile (a move made in time wins the race: the ply is checked)."""
+        async with self._table.locks(game_id):
+            game = await self._table.game(game_id)
+            if game.status != GameStatus.ACTIVE or game.ply != ply:
+                return None
+            state = await self._table.state(game)
+            if state.to_act is None:
+                return None
+            try:
+                return await self._end_without_move(game, state, 1 - state.to_act, Ending.TIME, None, None)
+            except UserError:
+                return None
+
+    async def forfeit(self, game_id: int, loser: int) -> Report | None:
+        """A player removed from a tournament forfeits their game: the opponent wins, nothing is rated (the game
+        was not played out). None if it had ended already."""
+        async with self._table.locks(game_id):
+            for _ in range(3):  # a move may land between the read and the write: read again
+                game = await self._table.game(game_id)
+                side = game.side_of(loser)
+                if game.status != GameStatus.ACTIVE or side is None:
+                    return None
+                state = await self._table.state(game)
+                try:
+                    return await self._end_without_move(game, state, 1 - side, Ending.FORFEIT, None, None, rate=False)
+                except UserError:
+                    continue
+            return None
+
+    async def active(self, game_id: int, user_id: int, known: Game | None = None, ply: int | None = None) -> Game:
         """The game, if the member may act in it now. ``known`` is the game the caller just read to find it: it is
         used as is when this process's own last commit left the game at that ply (else the game changed since, or
         this process does not know: read it again). A change by another process in between is still refused by
-        the commit's ply check."""
+        the commit's ply check. ``ply``: the ply of the board the member acted on, which the game must be at."""
         game = known if known is not None and known.id == game_id and self._table.is_current(known) else None
         if game is None:
             game = await self._table.game(game_id)
@@ -141,6 +200,8 @@ class Turns:
             raise UserError("A server admin cancelled this game. Start a new one with a challenge.")
         if game.status != GameStatus.ACTIVE:
             raise UserError("This game has not started: the challenge must be accepted first.")
+        if ply is not None and ply != game.ply:
+            raise UserError(STALE_BOARD)
         await self._announcements.wait(game.id, ply=game.ply)
         return game
 
@@ -163,11 +224,26 @@ class Turns:
             finish = (result.winner, result.reason, tuple(result.scores))
         rows = [(p.move, p.player, user_id if p.kind in BY_A_PLAYER else None) for p in played]
         kind = ReportKind.TAKEBACK if played and played[0].kind == MoveKind.TAKEBACK else ReportKind.MOVE
-        announce = self._announcements.of_report(kind, played, user_id, reply)
+        # Against the bot, one message a turn: an action after which the bot acts is held for the bot's reply,
+        # and the bot's action takes the held announcement into its own (unless a worker is delivering it).
+        held = bot_acts_next(game, state)
+        by_bot = game.against_bot and user_id == game.players[game.ai_side or 0]
+        announce = self._announcements.of_report(kind, played, user_id, reply, held=held, at_once=by_bot)
+        joined, replacing = None, None
+        if by_bot and (owed := await self._announcements.held(game.id)) is not None:
+            joined = self._announcements.joined(owed, played, held=held)
+            replacing = Supersede(owed.id, joined[0])
         db = self._table.db
         try:
             written = await db.append_moves(
-                game.id, game.ply, rows, self._table.clock(), finish, settle=self._records.rate, announce=announce
+                game.id,
+                game.ply,
+                rows,
+                self._table.clock(),
+                finish,
+                settle=self._records.rate,
+                announce=announce,
+                replacing=replacing,
             )
         except StalePly as error:
             self._table.forget(game.id)
@@ -178,18 +254,30 @@ class Turns:
         else:
             self._table.remember(game.id, after.ply, state)
         announcement_id = written.announcement_ids[0]
-        self._announcements.committed(after, announcement_id, reply)
+        self._announcements.committed(after, announcement_id, reply, held)
         settled = None if written.settlement is None else self._records.finish(after, written.settlement)
-        return Report(after, state, played, settled, announcement_id, kind, user_id)
+        by: int | None = user_id
+        if written.superseded and joined is not None:
+            _, kind, played, by = joined
+        return Report(after, state, played, settled, announcement_id, kind, by, held=held)
 
     async def _end_without_move(
-        self, game: Game, state: GameState, winner: int, reason: Ending, user_id: int, reply: ReplyTo | None
+        self,
+        game: Game,
+        state: GameState,
+        winner: int,
+        reason: Ending,
+        user_id: int | None,
+        reply: ReplyTo | None,
+        *,
+        rate: bool = True,
     ) -> Report:
         announce = self._announcements.of_report(ReportKind.FINISH, [], user_id, reply)
         result = (winner, reason, state.scores())
+        settle = self._records.rate if rate else None
         try:
             written = await self._table.db.finish_without_move(
-                game.id, game.ply, result, self._table.clock(), settle=self._records.rate, announce=announce
+                game.id, game.ply, result, self._table.clock(), settle=settle, announce=announce
             )
         except StalePly as error:
             raise UserError("The game changed meanwhile. Look at the board and try again.") from error

@@ -26,6 +26,7 @@ class ReportKind(StrEnum):
     MOVE = "move"  # moves (a member's, the dice and passes that followed)
     FINISH = "finish"  # a game ended without a move: a resignation, a claimed timeout
     TAKEBACK = "takeback"
+    PAIRED = "paired"  # a tournament paired two members: the first board, in the game's own thread
 
 
 class AnnouncementKind(StrEnum):
@@ -38,7 +39,14 @@ class AnnouncementKind(StrEnum):
     CLOSED = "closed"  # a challenge declined or withdrawn
     EXPIRY = "expiry"  # a challenge expired unanswered
     CANCELLED = "cancelled"  # an admin cancelled a game or a challenge (or forgot a member)
-    REMINDER = "reminder"  # an idle player is reminded
+    ABORTED = "aborted"  # a player aborted a game that had barely begun (sessions/abort.py)
+    REMINDER = "reminder"  # an idle player is reminded (in a game with a clock: before the time runs out)
+    PAIRED = "paired"
+    # A server's announcements about no one game (no game id): a tournament's round with its pairings and
+    # standings, its end (final standings, the winner's role, or a cancellation), a season's end.
+    ROUND = "round"
+    TOURNAMENT_END = "tournament_end"
+    SEASON_END = "season_end"
 
     @property
     def reports(self) -> bool:
@@ -57,7 +65,9 @@ class Ending(StrEnum):
     """Ways a game ends that the session decides, beside the engines' own result reasons."""
 
     RESIGN = "resign"
-    TIMEOUT = "timeout"
+    TIMEOUT = "timeout"  # claimed by the opponent after the reminder time (games without a clock)
+    TIME = "time"  # the clock ran out (a tournament's game)
+    FORFEIT = "forfeit"  # the player was removed from the tournament
 
 
 __all__ = ["FOLLOW_THE_GAME", "REPORTED", "AnnouncementKind", "Ending", "GameStatus", "MoveKind", "ReportKind"]

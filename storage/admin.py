@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 import sqlalchemy as sa
 
+from storage.competition import forget_competitor, reset_season_ratings
 from storage.engine import Body, T
 from storage.outbox import Announce, insert_announcements
 from storage.puzzles import forget_puzzles
@@ -140,6 +141,7 @@ class AdminQueries:
 
         def body(connection: sa.Connection) -> tuple[int, int]:
             gone = connection.execute(sa.delete(ratings).where(ratings.c.guild_id == guild_id, ratings.c.game == game))
+            reset_season_ratings(connection, guild_id, game)  # the seasons' boards too
             counted = 0
             if with_records:
                 result = connection.execute(
@@ -207,6 +209,7 @@ class AdminQueries:
                 sa.delete(records).where(records.c.guild_id == guild_id, records.c.user_id == member_id)
             )
             forget_puzzles(connection, guild_id, member_id, anonymous_id)
+            forget_competitor(connection, guild_id, member_id, anonymous_id, now)  # seasons, tournaments
             connection.execute(
                 sa.delete(lesson_progress).where(
                     lesson_progress.c.guild_id == guild_id, lesson_progress.c.user_id == member_id

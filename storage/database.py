@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,13 +23,23 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.admin import AdminQueries, AuditRow, Forgotten
+from storage.competition import CompetitionQueries, settle_season
 from storage.engine import Body, database_url, make_engine, make_runner
 from storage.faults import DatabaseUnavailable, OutageTracker, as_unavailable
 from storage.lessons import LessonQueries, ProgressRow
 from storage.migrate import upgrade_url
-from storage.outbox import Announce, AnnounceArg, AnnouncementRow, OutboxQueries, insert_announcements
+from storage.outbox import (
+    Announce,
+    AnnounceArg,
+    AnnouncementRow,
+    OutboxQueries,
+    Supersede,
+    insert_announcements,
+    supersede,
+)
 from storage.puzzles import PuzzleQueries
 from storage.rows import (
+    OPEN_SEAT,
     OUTCOMES,
     DuplicateChallenge,
     DuplicateRematch,
@@ -74,11 +85,12 @@ __all__ = [
     "RecordRow",
     "Settlement",
     "StalePly",
+    "Supersede",
     "Written",
 ]
 
 
-class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
+class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries, CompetitionQueries):
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.dialect = engine.dialect.name
@@ -185,10 +197,14 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
         rematch_of: int | None = None,
         ai_side: int | None = None,
         ai_level: int | None = None,
+        rating_min: int | None = None,
+        rating_max: int | None = None,
     ) -> int:
-        """A new open challenge. Raises :class:`DuplicateChallenge` if the pair already has one in this server,
-        whoever challenged whom: a unique index decides, so racing challenges cannot both be stored. With
-        ``rematch_of``, :class:`DuplicateRematch` if that game already has its rematch (a unique index too)."""
+        """A new open challenge (with :data:`OPEN_SEAT` as a player: open to anyone, within the ratings given).
+        Raises :class:`DuplicateChallenge` if the pair already has one in this server, whoever challenged whom: a
+        unique index decides, so racing challenges cannot both be stored (with the open seat: one open challenge
+        to anyone per member). With ``rematch_of``, :class:`DuplicateRematch` if that game already has its rematch
+        (a unique index too)."""
 
         def body(connection: sa.Connection) -> int:
             result = connection.execute(
@@ -209,6 +225,8 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
                     created_at=now,
                     expires_at=expires_at,
                     rematch_of=rematch_of,
+                    rating_min=rating_min,
+                    rating_max=rating_max,
                 )
                 .returning(games.c.id)
             )
@@ -312,6 +330,7 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
         where = [
             games.c.status == GameStatus.ACTIVE,
             games.c.reminded_at.is_(None),
+            games.c.move_seconds.is_(None),  # a game with a clock is reminded by its clock (sessions/clocks.py)
             sa.func.coalesce(games.c.last_move_at, games.c.created_at) <= since,
         ]
         if guild_ids is not None:
@@ -319,6 +338,19 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
         joined = games.outerjoin(guild_settings, guild_settings.c.guild_id == games.c.guild_id)
         rows = await self._rows(sa.select(games).select_from(joined).where(*where).order_by(games.c.id))
         return [GameRow.from_sql(row) for row in rows]
+
+    async def clocked_games(self, guild_ids: list[int] | None = None) -> list[GameRow]:
+        """Active games with a clock (of those servers, when given): their deadlines are computed from them."""
+        where = [games.c.status == GameStatus.ACTIVE, games.c.move_seconds.is_not(None)]
+        if guild_ids is not None:
+            where.append(games.c.guild_id.in_(guild_ids))
+        return await self._games(*where)
+
+    async def tournament_games(self, tournament_id: int, status: str | None = None) -> list[GameRow]:
+        where = [games.c.tournament_id == tournament_id]
+        if status is not None:
+            where.append(games.c.status == status)
+        return await self._games(*where)
 
     async def set_thread(self, game_id: int, thread_id: int, follow: Collection[str]) -> None:
         """The game is played in its own thread from now on: its announcements still owed of the kinds in
@@ -371,6 +403,18 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
             sa.update(games).where(games.c.id == game_id, games.c.status == from_status).values(values), announce, now
         )
 
+    async def abort_game(
+        self, game_id: int, expected_ply: int, reason: str, now: float, announce: AnnounceArg = None
+    ) -> tuple[int, ...] | None:
+        """End an active game at ``expected_ply`` with no result (``cancelled``, ``reason``; nothing rated or
+        counted), with ``announce`` in the same transaction; None if it moved on or ended first."""
+        update = (
+            sa.update(games)
+            .where(games.c.id == game_id, games.c.status == GameStatus.ACTIVE, games.c.ply == expected_ply)
+            .values(status=GameStatus.CANCELLED, result_reason=reason, finished_at=now)
+        )
+        return await self._update_and_announce(update, announce, now)
+
     async def activate(self, game_id: int, now: float, opening: list[MoveRow], announce: AnnounceArg = None) -> bool:
         """Accept a challenge: make the game active and log its opening chance moves in one commit.
         False when the challenge is no longer open (declined, cancelled, expired or accepted twice)."""
@@ -401,6 +445,52 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
             return ids
 
         return await self.write(body)
+
+    async def take_open_seat(
+        self, game_id: int, seat: int, user_id: int, now: float, opening: list[MoveRow], announce: AnnounceArg
+    ) -> tuple[int, ...] | None:
+        """A member takes the open seat of an open challenge: the game becomes theirs and active, its opening
+        chance moves logged and its first announcement written, in one commit, only while the seat is still open
+        (one conditional update: of members clicking at once, exactly one gets it). None: someone was first, or
+        the challenge closed."""
+        seat_column = games.c.player0_id if seat == 0 else games.c.player1_id
+
+        def body(connection: sa.Connection) -> tuple[int, ...] | None:
+            ids = _update_game(
+                connection,
+                sa.update(games)
+                .where(games.c.id == game_id, games.c.status == GameStatus.CHALLENGE, seat_column == OPEN_SEAT)
+                .values(
+                    {
+                        seat_column.name: user_id,
+                        "status": GameStatus.ACTIVE,
+                        "started_at": now,
+                        "last_move_at": now,
+                        "ply": len(opening),
+                    }
+                ),
+                announce,
+                now,
+            )
+            if ids is not None and opening:
+                connection.execute(
+                    sa.insert(moves_table),
+                    [
+                        dict(game_id=game_id, ply=ply, move=move, player=player, user_id=user, created_at=now)
+                        for ply, (move, player, user) in enumerate(opening)
+                    ],
+                )
+            return ids
+
+        return await self.write(body)
+
+    async def open_challenges(self, guild_id: int) -> list[GameRow]:
+        """A server's open challenges to anyone, the oldest first."""
+        return await self._games(
+            games.c.guild_id == guild_id,
+            games.c.status == GameStatus.CHALLENGE,
+            sa.or_(games.c.player0_id == OPEN_SEAT, games.c.player1_id == OPEN_SEAT),
+        )
 
     async def claim_reminder(
         self, game_id: int, idle_since: float, now: float, payload: dict[str, Any] | None = None
@@ -444,12 +534,14 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
         *,
         settle: Settle | None = None,
         announce: AnnounceArg = None,
+        replacing: Supersede | None = None,
     ) -> Written:
         """Append ``(move, player, user_id)`` rows in one transaction, only if the game is still active at
         ``expected_ply`` (else :class:`StalePly`): the game row is locked first (``FOR UPDATE`` on PostgreSQL;
         SQLite's ``BEGIN IMMEDIATE`` already serialises), so a double click or a second process cannot apply a
         move twice. ``finish`` ends the game in the same commit, with both records and, through ``settle``, both
-        ratings; ``announce`` is written in it too."""
+        ratings; ``announce`` is written in it too, or ``replacing.instead`` when the announcement it names was
+        still owed and unclaimed (it is retired in the same commit)."""
 
         def body(connection: sa.Connection) -> Written:
             _lock_active(connection, game_id, expected_ply)
@@ -472,6 +564,9 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
                         for offset, (move, player, user_id) in enumerate(moves)
                     ],
                 )
+            if replacing is not None and supersede(connection, replacing.announcement_id, now):
+                written = self._conclude(connection, game_id, finish, settle, replacing.instead, now)
+                return dataclasses.replace(written, superseded=True)
             return self._conclude(connection, game_id, finish, settle, announce, now)
 
         return await self.write(body)
@@ -588,6 +683,7 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries):
                     sa.insert(rating_changes).values(game_id=row.id, user_id=user_id, before=before, after=mu)
                 )
                 changes[user_id] = (previous, after)
+            settle_season(connection, row, settle)  # the server's running season, if seasons are on
         return Settlement(outcome, changes)
 
     # --- ratings and records ---------------------------------------------------------------------

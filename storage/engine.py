@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -74,6 +75,14 @@ def database_url(target: str | Path | URL) -> URL:
     if url.drivername not in ("sqlite+aiosqlite", "postgresql+asyncpg"):
         raise ValueError(f"Unsupported database {url.drivername!r}: use sqlite+aiosqlite:// or postgresql+asyncpg://")
     return url
+
+
+def shown_url(url: str) -> str:
+    """A database URL fit for a log or an operator's message: its password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL at all: hide whatever stands between user and host
+        return re.sub(r"//([^:/@]*):[^@]*@", r"//\1:***@", url)
 
 
 def sqlite_file(url: URL) -> Path | None:

@@ -28,6 +28,31 @@ class Announce:
 AnnounceArg = Announce | Mapping[str, Any] | Sequence[Announce | Mapping[str, Any]] | None
 
 
+@dataclass(frozen=True)
+class Supersede:
+    """An owed announcement that the action's own replaces, if nobody is delivering it: it is then marked
+    delivered (with no message) and ``instead`` is written in place of the action's announcement, in the same
+    transaction. A worker that claimed it first keeps it, and the action's own announcement is written."""
+
+    announcement_id: int
+    instead: Announce
+
+
+def supersede(connection: sa.Connection, announcement_id: int, now: float) -> bool:
+    """Inside the caller's transaction: retire an undelivered, unclaimed announcement; False if it was taken."""
+    a = announcements
+    retire = (
+        sa.update(a)
+        .where(
+            a.c.id == announcement_id,
+            a.c.delivered_at.is_(None),
+            sa.or_(a.c.claimed_until.is_(None), a.c.claimed_until <= now),
+        )
+        .values(delivered_at=now, message_id=None, claimed_by=None, claimed_until=None)
+    )
+    return connection.execute(retire).rowcount == 1
+
+
 def as_announcements(announce: AnnounceArg) -> list[Announce]:
     """One announcement, a list of them, or None; a mapping is ``{"kind": ..., "payload": ..., "ply": ...}``."""
     if announce is None:
@@ -39,7 +64,7 @@ def as_announcements(announce: AnnounceArg) -> list[Announce]:
 @dataclass(frozen=True)
 class AnnouncementRow:
     id: int
-    game_id: int
+    game_id: int | None  # None: a server's announcement about no one game (a tournament's, a season's)
     guild_id: int
     channel_id: int
     kind: str
@@ -62,14 +87,15 @@ class AnnouncementRow:
 def insert_announcements(
     connection: sa.Connection,
     *,
-    game_id: int,
+    game_id: int | None,
     guild_id: int,
     channel_id: int,
-    ply: int,
+    ply: int | None,
     announce: AnnounceArg,
     now: float,
 ) -> tuple[int, ...]:
-    """Write ``announce`` for a game inside the caller's transaction; returns the new ids in order."""
+    """Write ``announce`` for a game (None: for the server) inside the caller's transaction; returns the new ids in
+    order."""
     ids = []
     for item in as_announcements(announce):
         values = dict(
@@ -190,6 +216,33 @@ class OutboxQueries:
             )
         )
         return await self.write(lambda connection: connection.execute(update).rowcount == 1)
+
+    async def claiming_workers(self: _Storage, now: float) -> list[str]:
+        """The workers that hold a claim on an undelivered announcement now (their lease not lapsed)."""
+        a = announcements
+        rows = await self._rows(
+            sa.select(a.c.claimed_by)
+            .where(a.c.delivered_at.is_(None), a.c.claimed_by.is_not(None), a.c.claimed_until > now)
+            .distinct()
+        )
+        return sorted(row["claimed_by"] for row in rows)
+
+    async def make_due(self: _Storage, announcement_ids: Iterable[int], now: float) -> int:
+        """Make these undelivered, unclaimed announcements due now (one held for a reply that will not come)."""
+        ids = list(announcement_ids)
+        if not ids:
+            return 0
+        a = announcements
+        update = (
+            sa.update(a)
+            .where(
+                a.c.id.in_(ids),
+                a.c.delivered_at.is_(None),
+                sa.or_(a.c.claimed_until.is_(None), a.c.claimed_until <= now),
+            )
+            .values(next_attempt_at=now)
+        )
+        return await self.write(lambda connection: connection.execute(update).rowcount)
 
     async def release_claims(self: _Storage, worker_id: str, announcement_ids: Iterable[int] | None = None) -> int:
         """Give back ``worker_id``'s claims on undelivered announcements (those of ``announcement_ids``, or all of

@@ -23,6 +23,9 @@ class GameStatus(StrEnum):
 
 
 OPEN = (GameStatus.CHALLENGE, GameStatus.ACTIVE)  # what an admin may still cancel
+# The player id of an open challenge's seat that no member has taken yet (Discord ids are positive, the ids of
+# forgotten members negative).
+OPEN_SEAT = 0
 
 
 # (winner side or None for a draw, reason, (score0, score1))
@@ -63,6 +66,10 @@ class GameRow:
 
     ai_side: int | None = None  # the side the bot itself plays, in a game against it
     ai_level: int | None = None
+    tournament_id: int | None = None
+    move_seconds: float | None = None  # a correspondence clock: the time for each move
+    rating_min: int | None = None  # an open challenge: the ratings a member must have to take it
+    rating_max: int | None = None
 
     @property
     def against_bot(self) -> bool:
@@ -104,6 +111,10 @@ class GameRow:
             rematch_of=row["rematch_of"],
             ai_side=row["ai_side"],
             ai_level=row["ai_level"],
+            tournament_id=row["tournament_id"],
+            move_seconds=row["move_seconds"],
+            rating_min=row["rating_min"],
+            rating_max=row["rating_max"],
         )
 
 
@@ -152,6 +163,7 @@ class Written:
     row: GameRow
     settlement: Settlement | None = None
     announcement_ids: tuple[int, ...] = ()
+    superseded: bool = False  # the owed announcement named by ``supersede`` was replaced by this write's
 
 
 class StalePly(Exception):

@@ -110,6 +110,12 @@ games = sa.Table(
     # A game against the bot itself: the side it plays and its level (1-4); NULL for a game between members.
     sa.Column("ai_side", sa.Integer),
     sa.Column("ai_level", sa.Integer),
+    # A tournament's game (tournaments.id) and its correspondence clock: seconds for each move (NULL: no clock).
+    sa.Column("tournament_id", sa.BigInteger),
+    sa.Column("move_seconds", Time),
+    # An open challenge (its open seat is player id 0, OPEN_SEAT): the ratings a member must have to take it.
+    sa.Column("rating_min", sa.Integer),
+    sa.Column("rating_max", sa.Integer),
     sa.CheckConstraint(f"status IN ({', '.join(repr(s) for s in STATUSES)})", name="games_status"),
     sa.CheckConstraint("winner IN (0, 1)", name="games_winner"),
     sa.CheckConstraint("player0_id <> player1_id", name="games_two_players"),
@@ -125,9 +131,11 @@ sa.Index("games_by_idle", games.c.status, games.c.last_move_at)
 # A command used in a game's thread, and the server's game lists.
 sa.Index("games_by_thread", games.c.thread_id, games.c.status)
 sa.Index("games_by_guild_status", games.c.guild_id, games.c.status, games.c.id)
+sa.Index("games_by_tournament", games.c.tournament_id, games.c.status)
 REMATCH_INDEX = "games_one_rematch"
 sa.Index(REMATCH_INDEX, games.c.rematch_of, unique=True)
-# One open challenge per pair of members in a server, whoever challenged whom.
+# One open challenge per pair of members in a server, whoever challenged whom; with the open seat (0) as the
+# second player, one open challenge to anyone per member.
 OPEN_CHALLENGE_INDEX = "games_one_open_challenge_per_pair"
 sa.Index(
     OPEN_CHALLENGE_INDEX,
@@ -187,7 +195,8 @@ announcements = sa.Table(
     "announcements",
     metadata,
     sa.Column("id", Id, primary_key=True, autoincrement=True),
-    sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    # NULL: a server's announcement about no one game (a tournament's round or standings, a season's end).
+    sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE")),
     sa.Column("guild_id", sa.BigInteger, nullable=False),
     sa.Column("channel_id", sa.BigInteger, nullable=False),
     sa.Column("kind", sa.Text, nullable=False),
@@ -244,6 +253,113 @@ admin_audit = sa.Table(
 )
 sa.Index("admin_audit_by_guild", admin_audit.c.guild_id, admin_audit.c.id)
 
+# --- tournaments and seasons (docs/tournaments.md) ----------------------------------------------------------------
+
+TOURNAMENT_FORMATS = ("swiss", "round_robin")
+TOURNAMENT_STATUSES = ("signup", "running", "finished", "cancelled")
+
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("guild_id", sa.BigInteger, nullable=False),
+    sa.Column("channel_id", sa.BigInteger, nullable=False),  # where it is announced, and its games' threads open
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("options", Json, nullable=False),
+    sa.Column("format", sa.Text, nullable=False),
+    sa.Column(
+        "rounds", sa.Integer, nullable=False
+    ),  # Swiss: as chosen (fewer if the players are few); else set at start
+    sa.Column("legs", sa.Integer, nullable=False),  # round robin: 1 or 2
+    sa.Column("move_seconds", Time, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("signup_deadline", Time, nullable=False),
+    sa.Column("max_players", sa.Integer, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),  # the round being played; 0 before the start
+    # Bumped by every change of the players: a round paired from an older list is not stored.
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("winner_role_id", sa.BigInteger),
+    sa.Column("message_id", sa.BigInteger),  # the sign-up message, with Join and Leave
+    sa.Column("created_by", sa.BigInteger, nullable=False),
+    sa.Column("created_at", Time, nullable=False),
+    sa.Column("started_at", Time),
+    sa.Column("finished_at", Time),
+    sa.CheckConstraint(f"format IN ({', '.join(repr(f) for f in TOURNAMENT_FORMATS)})", name="tournaments_format"),
+    sa.CheckConstraint(f"status IN ({', '.join(repr(s) for s in TOURNAMENT_STATUSES)})", name="tournaments_status"),
+    sqlite_autoincrement=True,
+)
+sa.Index("tournaments_by_status", tournaments.c.status, tournaments.c.guild_id)
+
+tournament_players = sa.Table(
+    "tournament_players",
+    metadata,
+    sa.Column("tournament_id", Id, sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("user_id", sa.BigInteger, primary_key=True),
+    sa.Column("joined_at", Time, nullable=False),
+    sa.Column("seed", sa.Integer),  # 1 for the best rating at the start
+    sa.Column("rating", sa.Double),  # the rating the seed was taken from
+    sa.Column("removed_at", Time),  # removed by an organiser: no more pairings, remaining games forfeited
+)
+
+# A round's boards. player1_id NULL is a bye; a board without a game (a bye, a forfeit of a removed player) has
+# its points (in half points) here; a played board's result is its game's.
+tournament_pairings = sa.Table(
+    "tournament_pairings",
+    metadata,
+    sa.Column("tournament_id", Id, sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("board", sa.Integer, primary_key=True),
+    sa.Column("player0_id", sa.BigInteger, nullable=False),
+    sa.Column("player1_id", sa.BigInteger),
+    sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="SET NULL")),
+    sa.Column("points0", sa.Integer),
+    sa.Column("points1", sa.Integer),
+)
+sa.Index("tournament_pairings_by_game", tournament_pairings.c.game_id)
+
+# Who may organise tournaments in a server besides its admins (a role an admin names).
+competition_settings = sa.Table(
+    "competition_settings",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("organiser_role_id", sa.BigInteger),
+    sa.Column("updated_at", Time, nullable=False),
+)
+
+# A server's seasons, numbered from 1; the open one (closed_at NULL) is the one rated games count in.
+seasons = sa.Table(
+    "seasons",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("channel_id", sa.BigInteger, nullable=False),  # where its end is announced
+    sa.Column("months", sa.Integer, nullable=False),
+    sa.Column("starts_at", Time, nullable=False),
+    sa.Column("ends_at", Time, nullable=False),
+    sa.Column("closed_at", Time),
+)
+OPEN_SEASON_INDEX = "seasons_one_open"
+sa.Index(
+    OPEN_SEASON_INDEX,
+    seasons.c.guild_id,
+    unique=True,
+    sqlite_where=seasons.c.closed_at.is_(None),
+    postgresql_where=seasons.c.closed_at.is_(None),
+)
+
+season_ratings = sa.Table(
+    "season_ratings",
+    metadata,
+    sa.Column("guild_id", sa.BigInteger, primary_key=True),
+    sa.Column("season", sa.Integer, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.BigInteger, primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("rated_games", sa.Integer, nullable=False),
+)
 # Where each member is in each game's course (/<game> learn), per server: the lesson's key (or "done") and the step.
 lesson_progress = sa.Table(
     "lesson_progress",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 from collections.abc import Iterator
@@ -162,3 +163,49 @@ def test_every_setting_is_documented_in_the_readme_and_env_example() -> None:
     names = [name.upper() for name in bot_module.Settings.model_fields]
     assert [name for name in names if f"| `{name}` |" not in readme] == []
     assert [name for name in names if f"{name}=" not in example] == []
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:  # a port nothing listens on once this closes
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_unreachable_postgresql_is_one_line_naming_the_database_not_discord(
+    unreachable_discord: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    point_at(monkeypatch, closed_port())  # were Discord asked first, this would be the complaint
+    port = closed_port()
+    monkeypatch.setenv("DATABASE_URL", f"postgresql+asyncpg://gamer:secret@127.0.0.1:{port}/games")
+    assert bot_module.main() == 1
+    lines = [line for line in capsys.readouterr().err.splitlines() if "discord.client" not in line]  # voice notes
+    assert len(lines) == 1, lines
+    (line,) = lines
+    assert f"Cannot open the database postgresql+asyncpg://gamer:***@127.0.0.1:{port}/games" in line
+    assert "secret" not in line and "Discord" not in line and "Traceback" not in line
+
+
+def test_an_unsupported_database_url_is_one_line(
+    unreachable_discord: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    point_at(monkeypatch, closed_port())
+    monkeypatch.setenv("DATABASE_URL", "mysql://x")
+    assert bot_module.main() == 1
+    lines = [line for line in capsys.readouterr().err.splitlines() if "discord.client" not in line]
+    assert lines == [
+        "DATABASE_URL=mysql://x cannot be used: Unsupported database 'mysql': use sqlite+aiosqlite:// or "
+        "postgresql+asyncpg://"
+    ]
+
+
+def test_no_warning_about_the_message_content_intent_the_bot_does_not_use(caplog: pytest.LogCaptureFixture) -> None:
+    built = bot_module.create_bot(bot_module.Settings(_env_file=None, discord_token="x"))
+    assert not built.intents.message_content and not built.intents.messages  # it reads no messages at all
+
+    async def set_up() -> None:
+        await built._async_setup_hook()  # where discord.py warns about prefix commands without the intent
+        await built.http.close()
+
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(set_up())
+    assert not [r for r in caplog.records if "intent" in r.getMessage()], [r.getMessage() for r in caplog.records]

@@ -9,6 +9,7 @@ import name`` the module). The layers, top first:
     sessions/               the session service: the only code that combines engines, storage, rendering and AI
     puzzles/                mining puzzles from game records (the AI's searches on the engines)
     ai/  render/  games/    computer players, board images, the registry
+    competition/            pairings, schedules, standings, clocks, seasons: pure functions over plain data
     lessons/                the courses of /<game> learn (data on the engine contract)
     storage/  engines/      the database; the rules
     locales/                the message catalogue
@@ -24,17 +25,42 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("cogs", "sessions", "puzzles", "ai", "render", "games", "lessons", "storage", "engines", "locales", "bench")
+PACKAGES = (
+    "cogs",
+    "sessions",
+    "puzzles",
+    "ai",
+    "render",
+    "games",
+    "lessons",
+    "competition",
+    "storage",
+    "engines",
+    "locales",
+    "bench",
+)
 TOOLS = {"locales.collect", "locales.compile"}  # developer scripts: they look at the whole bot
 # What each layer may import of the project (itself included); bot.py and the tools may import anything.
 ALLOWED: dict[str, set[str]] = {
     "cogs": {"cogs", "sessions", "games", "lessons", "engines", "locales"},
-    "sessions": {"sessions", "puzzles", "ai", "render", "games", "lessons", "storage", "engines", "locales"},
+    "sessions": {
+        "sessions",
+        "puzzles",
+        "ai",
+        "render",
+        "games",
+        "lessons",
+        "competition",
+        "storage",
+        "engines",
+        "locales",
+    },
     "puzzles": {"puzzles", "ai", "engines"},
     "ai": {"ai", "games", "engines", "locales"},
     "render": {"render", "engines", "locales"},
     "games": {"games", "engines", "locales"},
     "lessons": {"lessons", "engines", "locales"},
+    "competition": {"competition"},
     "storage": {"storage"},
     "engines": {"engines"},
     "locales": {"locales"},
@@ -47,6 +73,7 @@ ONLY_IN: dict[str, set[str]] = {
     "sqlalchemy": {"storage", "bench"},
     "alembic": {"storage"},
     "asyncpg": {"storage", "bench"},
+    "networkx": {"competition"},
 }
 
 

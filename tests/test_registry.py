@@ -21,6 +21,7 @@ SHARED = [
     "ai/search.py",
     "engines/__init__.py",
     "games/__init__.py",
+    "games/taps.py",
     "lessons/__init__.py",
     "sessions",
     "puzzles",

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import games
-from sessions.thinking import Thinker
+from sessions.thinking import SEARCH_ATTEMPTS, Thinker, ThinkingFailed
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,3 +83,27 @@ def _legal_after(move: str) -> list[str]:
     state = games.find("iago").new_game()
     state.play(move)
     return state.legal_moves()
+
+
+async def test_a_search_whose_workers_die_every_time_is_tried_a_bounded_number_of_times() -> None:
+    """Issue 23: retried at once on new workers, SEARCH_ATTEMPTS times in all, then ThinkingFailed (the bot's
+    turn then says it cannot move); the pool works again afterwards."""
+    thinker = Thinker(workers=1, budget=0.5)
+    attempts = []
+
+    async def killing(pool: ProcessPoolExecutor, job: Callable[..., Any], *args: Any) -> Any:
+        future = await asyncio.to_thread(pool.submit, job, *args)
+        attempts.append(len(pool._processes))  # type: ignore[attr-defined]
+        for process in list(pool._processes.values()):  # type: ignore[attr-defined]
+            process.kill()
+        return await asyncio.wrap_future(future)
+
+    try:
+        thinker._submit = killing  # type: ignore[method-assign]
+        with pytest.raises(ThinkingFailed):
+            await thinker.move(games.find("iago"), {}, [], 1, 0)
+        assert len(attempts) == SEARCH_ATTEMPTS and all(attempts)
+        del thinker._submit
+        assert await thinker.move(games.find("iago"), {}, [], 1, 0) in games.find("iago").new_game().legal_moves()
+    finally:
+        thinker.close()

@@ -26,7 +26,8 @@ async def challenge_and_accept(
     board = await accepted.final()  # the challenge message itself becomes the first board, in one request
     assert board.id == message.id and board.attachment().data.startswith(PNG_SIGNATURE)
     assert "accepted" in board.content
-    assert fake.messages[message.id].custom_ids() == []  # the buttons are gone once answered
+    # The challenge's buttons are gone once answered; the board carries the first move's components instead.
+    assert not any(cid.startswith("challenge:") for cid in fake.messages[message.id].custom_ids())
     return game_id, board
 
 

@@ -645,7 +645,7 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
             "id": str(role_id),
             "name": self.bot_user.username,
             "permissions": str(BOT_PERMISSIONS),
-            "position": 1,
+            "position": 2,  # above the roles a test adds (add_role): the bot may give those
             "color": 0,
             "hoist": False,
             "managed": True,
@@ -684,6 +684,25 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         guild.members[user.id] = member
         self._fire("GUILD_MEMBER_ADD", lambda: {**member.to_payload(), "guild_id": str(guild.id)}, guild.id)
         return member
+
+    def add_role(self, name: str, *, guild: FakeGuild | None = None, position: int = 1) -> int:
+        """A role of ``guild`` (default guild) members can be given; returns its id. The bot may give it only with
+        Manage Roles and a role above it (the bot's own role is at position 1)."""
+        guild = guild or self.guild
+        role_id = snowflake()
+        guild.roles[role_id] = {
+            "id": str(role_id),
+            "name": name,
+            "permissions": "0",
+            "position": position,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        self._fire("GUILD_ROLE_CREATE", lambda: {"guild_id": str(guild.id), "role": guild.roles[role_id]}, guild.id)
+        return role_id
 
     def set_permissions(
         self, user: UserRef, permissions: int | discord.Permissions, *, guild: FakeGuild | None = None
@@ -1101,6 +1120,7 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
             ("GET", "/guilds/{guild_id}/channels", OTHER, self._get_guild_channels),
             ("GET", "/guilds/{guild_id}/roles", OTHER, self._get_guild_roles),
             ("GET", "/guilds/{guild_id}/members/{user_id}", OTHER, self._get_guild_member),
+            ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", OTHER, self._add_member_role),
         ]
         return [_Route(method, template, endpoint, handler) for method, template, endpoint, handler in table]
 

@@ -282,11 +282,14 @@ class InteractionsMixin:
         dm: bool = False,
         locale: str = "en-US",
         forged: bool = False,
+        forge: dict[str, dict[str, Any]] | None = None,
     ) -> FakeInteraction:
         """Invoke a synced slash command: ``await fake.slash("alice", "iago", "move", options={...})``.
 
         ``forged=True`` sends what no Discord client would (a hostile tester's request): the availability
-        checks are skipped, and in a DM a command synced only to a server is still sent.
+        checks are skipped, and in a DM a command synced only to a server is still sent. ``forge`` sets fields
+        of named options in the payload as given, unchecked (``{"game": {"value": "12"}}``: a value of the wrong
+        type, which Discord itself would never send); an option not sent yet is added.
 
         ``path`` is the command name followed by group/subcommand names. Options are checked
         against the synced schema (unknown names and missing required options fail the
@@ -303,6 +306,8 @@ class InteractionsMixin:
         data = self._build_command_data(
             where, path, options, focused=None, user=None if forged else who, any_guild=forged
         )
+        if forge:
+            _forge_options(data, forge)
         payload = self._base_interaction(2, who, where, locale, data)
         return await self._send_interaction(payload, who, where)
 
@@ -376,9 +381,21 @@ class InteractionsMixin:
         values: list[str],
         *,
         locale: str = "en-US",
+        forged: bool = False,
     ) -> FakeInteraction:
-        """Pick ``values`` in the (string) select menu ``custom_id`` of a stored bot message."""
+        """Pick ``values`` in the (string) select menu ``custom_id`` of a stored bot message.
+
+        As the Discord client, only values among the menu's options can be picked, between its ``min_values``
+        (default 1) and ``max_values`` (default 1) of them; ``forged=True`` sends any values (a hostile tester)."""
         payload, who, where, msg, component = self._component_interaction(user, message, custom_id, False, locale)
+        if not forged and component.get("type", 3) == 3:
+            offered = [option["value"] for option in component.get("options", [])]
+            unknown = [value for value in values if value not in offered]
+            if unknown:
+                raise AssertionError(f"select {custom_id!r} offers no {unknown}; it offers {offered}")
+            low, high = component.get("min_values", 1), component.get("max_values", 1)
+            if not low <= len(values) <= high or len(set(values)) != len(values):
+                raise AssertionError(f"select {custom_id!r} takes {low} to {high} distinct values, not {values}")
         payload["data"] = {"custom_id": custom_id, "component_type": component.get("type", 3), "values": values}
         return await self._send_interaction(payload, who, where, msg)
 
@@ -418,3 +435,16 @@ class InteractionsMixin:
         if opened_by.source_message is not None:
             payload["message"] = self.messages[opened_by.source_message.id].to_payload()
         return await self._send_interaction(payload, who, opened_by.channel, opened_by.source_message)
+
+
+def _forge_options(data: dict[str, Any], forge: dict[str, dict[str, Any]]) -> None:
+    """Set fields of the named options at the leaf level of a command's data (after subcommands and groups)."""
+    leaf: list[dict[str, Any]] = data.setdefault("options", [])
+    while leaf and leaf[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+        leaf = leaf[0].setdefault("options", [])
+    for name, fields in forge.items():
+        option = next((o for o in leaf if o["name"] == name), None)
+        if option is None:
+            leaf.append({"name": name, **fields})
+        else:
+            option.update(fields)

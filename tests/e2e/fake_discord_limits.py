@@ -32,6 +32,11 @@ BUTTONS_PER_ROW = 5
 CUSTOM_ID_LIMIT = 100
 BUTTON_LABEL_LIMIT = 80
 SELECT_OPTIONS_LIMIT = 25
+SELECT_OPTION_TEXT_LIMIT = 100  # an option's label, value and description
+SELECT_PLACEHOLDER_LIMIT = 150
+SELECT_VALUES_LIMIT = 25  # min_values and max_values: 0..25 (max_values at least 1)
+SELECT_TYPES = (3, 5, 6, 7, 8)  # string, user, role, mentionable and channel selects
+STRING_SELECT = 3
 AUTOCOMPLETE_CHOICES_LIMIT = 25
 CHOICE_NAME_LIMIT = 100
 CHOICE_VALUE_LIMIT = 100
@@ -121,7 +126,69 @@ def _validate_components(errors: ErrorTree, payload: dict[str, Any], prefix: tup
             buttons = [c for c in children if c.get("type") == 2]
             if len(buttons) > BUTTONS_PER_ROW or len(children) > BUTTONS_PER_ROW:
                 _add(errors, (*where, "components"), "BASE_TYPE_MAX_LENGTH", f"Must be {BUTTONS_PER_ROW} or fewer.")
+            if len(children) > 1 and any(c.get("type") in SELECT_TYPES for c in children):
+                # A select menu takes a whole action row: nothing may share it.
+                _add(
+                    errors,
+                    (*where, "components"),
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "The specified component exceeds the maximum width",
+                )
         _validate_component_tree(errors, row, where)
+    seen: set[str] = set()
+    for component in _components_in(components):
+        custom_id = component.get("custom_id")
+        if custom_id is None:
+            continue
+        if custom_id in seen:
+            _add(
+                errors,
+                (*prefix, "components"),
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                f"Component custom id cannot be duplicated: {custom_id}",
+            )
+        seen.add(custom_id)
+
+
+def _components_in(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = []
+    for component in components:
+        found.append(component)
+        found += _components_in(component.get("components") or [])
+        found += _components_in([component[key] for key in ("accessory", "component") if key in component])
+    return found
+
+
+def _validate_select(errors: ErrorTree, select: dict[str, Any], where: tuple[str | int, ...]) -> None:
+    """A select menu: its placeholder, how many values it takes, and (a string select) its options."""
+    _max_length(errors, (*where, "placeholder"), select.get("placeholder"), SELECT_PLACEHOLDER_LIMIT)
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if not 0 <= low <= SELECT_VALUES_LIMIT:
+        _add(errors, (*where, "min_values"), "NUMBER_TYPE_MAX", f"int value should be <= {SELECT_VALUES_LIMIT}.")
+    if not 1 <= high <= SELECT_VALUES_LIMIT:
+        _add(errors, (*where, "max_values"), "NUMBER_TYPE_MAX", f"int value should be <= {SELECT_VALUES_LIMIT}.")
+    if select.get("type") != STRING_SELECT:
+        return
+    options = select.get("options") or []
+    if not options:
+        _add(errors, (*where, "options"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+    if high > len(options) > 0:
+        _add(errors, (*where, "max_values"), "NUMBER_TYPE_MAX", f"int value should be <= {len(options)}.")
+    values = []
+    for j, option in enumerate(options):
+        for key in ("label", "value", "description"):
+            _max_length(errors, (*where, "options", j, key), option.get(key), SELECT_OPTION_TEXT_LIMIT)
+        for key in ("label", "value"):
+            if not option.get(key):
+                _add(errors, (*where, "options", j, key), "BASE_TYPE_REQUIRED", "This field is required")
+        values.append(option.get("value"))
+    if len(set(values)) != len(values):
+        _add(
+            errors,
+            (*where, "options"),
+            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+            "Select component option values must be unique",
+        )
 
 
 def _validate_component_tree(errors: ErrorTree, component: dict[str, Any], where: tuple[str | int, ...]) -> None:
@@ -130,6 +197,8 @@ def _validate_component_tree(errors: ErrorTree, component: dict[str, Any], where
         _max_length(errors, (*where, "label"), component.get("label"), BUTTON_LABEL_LIMIT)
     if component.get("type") == 3:
         _max_length(errors, (*where, "options"), component.get("options"), SELECT_OPTIONS_LIMIT)
+    if component.get("type") in SELECT_TYPES:
+        _validate_select(errors, component, where)
     for j, child in enumerate(component.get("components") or []):
         _validate_component_tree(errors, child, (*where, "components", j))
     if "accessory" in component:

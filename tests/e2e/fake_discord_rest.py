@@ -64,6 +64,7 @@ CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
 CREATE_PRIVATE_THREADS = discord.Permissions(create_private_threads=True).value
 SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
 MENTION_EVERYONE = discord.Permissions(mention_everyone=True).value
+MANAGE_ROLES = discord.Permissions(manage_roles=True).value
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -460,7 +461,9 @@ class RestMixin:
 
     def _webhook_message(self, interaction: FakeInteraction, mid: str) -> StoredMessage | None:
         if mid == "@original":
-            return None if interaction.original_id is None else self.messages[interaction.original_id]
+            if interaction.original_id is None or self.messages[interaction.original_id].deleted:
+                return None  # never answered, or its answer deleted
+            return self.messages[interaction.original_id]
         msg = self.messages.get(int(mid))
         if msg is None or msg.deleted:
             return None
@@ -484,6 +487,7 @@ class RestMixin:
             interaction.callback.type == DEFERRED_CHANNEL_MESSAGE
             and original is not None
             and original.loading
+            and not original.deleted
             and not interaction.followup_ids
         ):
             # Discord: the first followup after a deferred reply replaces the placeholder
@@ -648,6 +652,25 @@ class RestMixin:
         guild = self.guilds.get(int(guild_id))
         member = guild.members.get(int(user_id)) if guild else None
         return _json(member.to_payload()) if member else _error(404, "Unknown Member", 10007)
+
+    async def _add_member_role(self, request: web.Request, guild_id: str, user_id: str, role_id: str) -> web.Response:
+        """Add Guild Member Role: needs Manage Roles, and a role below the bot's highest (as Discord checks)."""
+        guild = self.guilds.get(int(guild_id))
+        member = guild.members.get(int(user_id)) if guild else None
+        if guild is None:
+            return _error(404, "Unknown Guild", 10004)
+        role = guild.roles.get(int(role_id))
+        if role is None:
+            return _error(404, "Unknown Role", 10011)
+        if member is None:
+            return _error(404, "Unknown Member", 10007)
+        channel = guild.text_channels[0]
+        own = max(int(r["position"]) for r in guild.roles.values() if r.get("tags", {}).get("bot_id"))
+        if not self.bot_permissions(channel) & MANAGE_ROLES or int(role["position"]) >= own:
+            return _error(403, "Missing Permissions", MISSING_PERMISSIONS)
+        if int(role_id) not in member.roles:
+            member.roles.append(int(role_id))
+        return _no_content()
 
     async def _cdn_handler(self, request: web.Request) -> web.Response:
         att = self.attachments.get(int(request.match_info["id"]))

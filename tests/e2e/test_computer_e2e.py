@@ -8,16 +8,20 @@ every level, only for less time.
 from __future__ import annotations
 
 import asyncio
+import io
 import random
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 import games
 from bot import GameBot
 from engines import GameState
+from render.base import PLAYED, SUGGESTED
 from sessions.log import replay as replay_log
 from storage.database import Database, GameRow
 from tests.e2e.child import FAST, ChildBot
@@ -105,6 +109,7 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         hint = await private_reply(await fake.slash(fake.alice, "iago", "hint"))
         suggested = hint.content.split("**")[1]
         assert suggested in state.legal_moves() and hint.attachment().data.startswith(PNG_SIGNATURE)
+        assert marked(hint.attachment().data) == {SUGGESTED}  # a star on the member's position, nothing played
         assert await db.moves(row.id) == state.moves  # a hint plays nothing
 
         await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": suggested}))
@@ -127,8 +132,19 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         await play_to_the_end(fake, db, row, fake.alice, seed=3)
         analysis = await private_reply(await fake.slash(fake.alice, "iago", "analyse"))
         assert f"#{row.id}" in analysis.content
-        if "Move " in analysis.content:  # random play against the bot always leaves something to learn
-            assert analysis.attachments and analysis.attachment().data.startswith(PNG_SIGNATURE)
+        reviewed = re.findall(r"Move (\d+): \*\*(\S+)\*\*", analysis.content)
+        assert reviewed, "random play against the bot always leaves something to learn"
+        history = (
+            await private_reply(await fake.slash(fake.alice, "iago", "history", options={"game": row.id}))
+        ).content
+        log = await db.moves(row.id)
+        for number, played in reviewed:  # numbered as /history numbers it, after the takeback too
+            assert f"{number}. {played}" in history and log[int(number) - 1] == played
+            side = replay_log(games.find("iago"), row.options, log[: int(number) - 1], member_side=0).to_act
+            assert side == 0, "only the member's own moves are reviewed"
+        assert len(analysis.attachments) == len(reviewed)
+        for attachment in analysis.attachments:  # each: the move played (a cross) and the better one (a star)
+            assert marked(attachment.data) == {PLAYED, SUGGESTED}
         other = await private_reply(await fake.slash(fake.bob, "iago", "analyse", options={"game": row.id}))
         assert "not one of your" in other.content
         dice = await start_against_bot(fake, db, fake.bob, "polygo", 1)
@@ -136,16 +152,34 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         assert "dice" in refused.content
 
 
-async def test_the_bot_killed_while_it_thinks_moves_after_the_relaunch(fake: FakeDiscord, tmp_path: Path) -> None:
+def marked(png: bytes) -> set[tuple[int, int, int]]:
+    """Which of the analysis marks' colours a board shows (on at least a few dozen pixels)."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    colours = image.getcolors(maxcolors=1 << 20) or []
+    return {mark for mark in (PLAYED, SUGGESTED) if sum(n for n, colour in colours if colour == mark) >= 30}
+
+
+async def test_the_bot_killed_while_it_thinks_announces_the_move_and_its_reply_in_one_message_after_relaunch(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Exactly once through the outbox: the member's move is committed and its reply is "thinking" when the process
+    dies; the relaunched bot takes its turn and completes that same reply with both moves: one message, in the
+    game's thread."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'games.sqlite3'}"
     base = {**FAST, "DATABASE_URL": url, "DEV_GUILD_ID": str(fake.guild.id), "SWEEP_SECONDS": "0.5"}
     child = ChildBot(fake, {**base, "AI_MOVE_SECONDS": "30"})  # it will still be thinking when it dies
+    child.env["GAME_THREADS"] = "true"
     await child.start()
     db = await Database.open(url)
     try:
-        row = await start_against_bot(fake, db, fake.alice, "iago", 4)
-        reply = await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}))
-        assert "thinking" in reply.content
+        options = {"opponent": fake.bot_user.id, "level": 4, "side": 0}
+        header = await public_reply(await fake.slash(fake.alice, "iago", "challenge", options=options))
+        (row,) = await db.active_games_of(fake.alice.id)
+        thread = next(t for t in fake.threads() if t.id == row.thread_id)
+        assert f"<#{thread.id}>" in header.content and not header.attachments
+        move = await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}, channel=thread)
+        await move.response()
+        assert move.original is not None and move.original.loading  # held for the bot's reply
         await asyncio.sleep(0.5)
         await child.kill()
         assert await db.moves(row.id) == ["D4"]  # the bot's move was never made
@@ -158,8 +192,11 @@ async def test_the_bot_killed_while_it_thinks_moves_after_the_relaunch(fake: Fak
 
         await eventually(bot_moved, "the relaunched bot to take its turn")
         bot_move = (await db.moves(row.id))[1]
-        announced = [m for m in fake.channel_messages(fake.channel) if f"**{bot_move}**" in m.content]
-        assert len(announced) == 1 and fake.alice.mention in announced[0].content
+        board = await move.final()
+        assert "**D4**" in board.content and f"**{bot_move}**" in board.content and board.attachments
+        for played in ("**D4**", f"**{bot_move}**"):
+            assert [m.id for m in fake.channel_messages(thread) if played in m.content] == [board.id]
+        assert fake.alice.mention in board.content  # the member's turn again
     finally:
         await db.close()
         await child.stop()

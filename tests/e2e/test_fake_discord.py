@@ -502,6 +502,18 @@ async def test_bot_reply_over_2000_characters_is_invalid_form_body(strict: tuple
     assert too_long.callback is None
 
 
+BUTTON = {"type": 2, "style": 1, "label": "b", "custom_id": "button"}
+
+
+def select_row(count: int, **fields: Any) -> dict[str, Any]:
+    """An action row holding one string select of ``count`` options; ``label``/``value`` set every option's (a
+    value shared by all makes duplicates), other fields go to the select."""
+    label, value = fields.pop("label", None), fields.pop("value", None)
+    options = [{"label": label or f"option {i}", "value": value or f"v{i}"} for i in range(count)]
+    select = {"type": 3, "custom_id": fields.pop("custom_id", f"select{count}"), "options": options, **fields}
+    return {"type": 1, "components": [select]}
+
+
 @pytest.mark.parametrize(
     ("body", "error_path"),
     [
@@ -530,6 +542,24 @@ async def test_bot_reply_over_2000_characters_is_invalid_form_body(strict: tuple
             ["components", "0", "components", "0", "label"],
         ),
         ({"content": "<@1>", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, ["allowed_mentions"]),
+        ({"components": [select_row(26)]}, ["components", "0", "components", "0", "options"]),
+        ({"components": [select_row(0)]}, ["components", "0", "components", "0", "options"]),
+        (
+            {"components": [select_row(2, label="l" * 101)]},
+            ["components", "0", "components", "0", "options", "0", "label"],
+        ),
+        (
+            {"components": [select_row(2, value="v" * 101)]},
+            ["components", "0", "components", "0", "options", "0", "value"],
+        ),
+        ({"components": [select_row(2, value="same")]}, ["components", "0", "components", "0", "options"]),
+        ({"components": [select_row(2, placeholder="p" * 151)]}, ["components", "0", "components", "0", "placeholder"]),
+        ({"components": [select_row(2, max_values=3)]}, ["components", "0", "components", "0", "max_values"]),
+        (  # a select menu takes its whole row
+            {"components": [{**select_row(2), "components": [*select_row(2)["components"], BUTTON]}]},
+            ["components", "0", "components"],
+        ),
+        ({"components": [select_row(2, custom_id="dup"), select_row(2, custom_id="dup")]}, ["components"]),
         (
             {"attachments": [{"id": "0", "filename": "a.png", "description": "d" * 1025}]},
             ["attachments", "0", "description"],
@@ -546,12 +576,27 @@ async def test_message_limits(fake: FakeDiscord, body: dict[str, Any], error_pat
     assert fake.channel_messages() == []
 
 
+async def test_four_full_select_menus_and_a_row_of_buttons_fit(fake: FakeDiscord) -> None:
+    rows = [select_row(25, custom_id=f"menu{n}", placeholder="p" * 150) for n in range(4)]
+    rows[0]["components"][0]["options"][0] |= {"label": "l" * 100, "value": "v" * 100, "description": "d" * 100}
+    buttons = {"type": 1, "components": [{**BUTTON, "custom_id": f"b{i}"} for i in range(5)]}
+    status, answer = await raw(
+        fake, "POST", f"/channels/{fake.channel.id}/messages", json_body={"components": [*rows, buttons]}
+    )
+    assert status == 200, answer
+
+
 async def test_message_limits_allow_the_maximum(fake: FakeDiscord) -> None:
-    row = {"type": 1, "components": [{"type": 2, "label": "l" * 80, "custom_id": f"{i}" * 100} for i in range(5)]}
+    def row(n: int) -> dict[str, Any]:
+        return {
+            "type": 1,
+            "components": [{"type": 2, "label": "l" * 80, "custom_id": f"{n}{i}" * 50} for i in range(5)],
+        }
+
     body = {
         "content": "x" * 2000,
         "embeds": [{"description": "d" * 4096}, {"title": "t" * 256}],
-        "components": [row] * 5,
+        "components": [row(n) for n in range(5)],
         "attachments": [{"id": "0", "filename": "a.png", "description": "d" * 1024}],
     }
     status, answer = await raw(fake, "POST", f"/channels/{fake.channel.id}/messages", json_body=body)

@@ -100,9 +100,9 @@ async def test_a_slow_board_is_deferred_then_filled_in_once_despite_a_fault(
         game_id, _ = await challenge_and_accept(fake, "iago")
         draw = bot.service.render_board
 
-        async def slow_draw(*args: object) -> bytes:
+        async def slow_draw(*args: object, **marks: object) -> bytes:
             await asyncio.sleep(2.3)
-            return await draw(*args)  # type: ignore[arg-type]
+            return await draw(*args, **marks)  # type: ignore[arg-type]
 
         bot.service.render_board = slow_draw  # type: ignore[method-assign]
         injected = fake.inject("webhook_edit", edit_fault)

@@ -8,6 +8,7 @@ level and the bot declines to play it.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -96,10 +97,12 @@ async def test_a_test_only_game_plays_whole_games_against_the_bot_at_every_level
 
             await eventually(announced, "every move to be announced")
             bot_moves += final.moves[1::2]  # the member played X, the bot O
-        said = [
-            m.content for m in fake.channel_messages(fake.channel) if f"{fake.bot_user.mention} played" in m.content
-        ]
-        assert sorted(content.split("**")[1] for content in said) == sorted(bot_moves)  # each once, none lost
+        # One message a turn: the member's move and the bot's reply together; each bot move said once, none lost.
+        said = re.findall(
+            rf"{re.escape(fake.bot_user.mention)} played \*\*(\w+)\*\*",
+            "\n".join(m.content for m in fake.channel_messages(fake.channel)),
+        )
+        assert sorted(said) == sorted(bot_moves)
 
 
 async def test_a_game_without_a_computer_player_offers_no_level_and_the_bot_declines_it(

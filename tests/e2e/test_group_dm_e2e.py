@@ -109,7 +109,7 @@ async def test_a_game_against_the_bot_in_a_group_dm_shows_its_moves_as_followups
         while not mirror.state.is_over:
             before = len(mirror.state.moves)
             played = await fake.slash(alice, "iago", "move", options={"move": mirror.choose()}, channel=group)
-            await public_reply(played)
+            reply = await public_reply(played)
 
             async def answered() -> bool:
                 mirror.sync(await db.moves(row.id))
@@ -117,8 +117,9 @@ async def test_a_game_against_the_bot_in_a_group_dm_shows_its_moves_as_followups
 
             await eventually(answered, "the bot's move")
             if any(move != "pass" for move in mirror.state.moves[before + 1 :]):  # the bot moved
-                (followup,) = await played.followups(1)  # ... as a followup of alice's own move
-                assert f"{fake.bot_user.mention} played" in followup.content and followup.attachment().description
+                # ... in alice's own reply: one message a turn (issue 24), completed by the bot's move
+                assert f"{fake.bot_user.mention} played" in reply.content and reply.attachment().description
+                assert played.followup_ids == []
         assert (await db.game(row.id)).status == "finished"  # type: ignore[union-attr]
 
         async def all_announced() -> bool:
@@ -138,9 +139,9 @@ async def test_a_bots_move_no_token_can_show_waits_for_the_next_command(
         await public_reply(await fake.slash(alice, "iago", "challenge", options=options, channel=group))
         (row,) = await db.active_games_of(alice.id)
         mirror = Mirror("iago", {}, seed=4)
-        fake.token_lifetime = 0.0  # every followup now comes too late, as after 15 minutes
+        fake.token_lifetime = 0.0  # every followup and edit now comes too late, as after 15 minutes
         played = await fake.slash(alice, "iago", "move", options={"move": mirror.choose()}, channel=group)
-        await public_reply(played)
+        await played.response()  # held for the bot's reply, which no token can show now
 
         async def bot_moved() -> bool:
             return len(await db.moves(row.id)) == 2
@@ -158,7 +159,7 @@ async def test_a_bots_move_no_token_can_show_waits_for_the_next_command(
 async def test_a_member_plays_the_bot_in_their_dm_with_it(
     db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
-    """The DM with the bot itself (``context`` 1) is a private place too: the same game, the same followups."""
+    """The DM with the bot itself (``context`` 1) is a private place too: the same game, one message a turn."""
     async with fake.running_bot(make_bot(dev_guild_id=None, **QUICK_AI)):
         options = {"opponent": fake.bot_user.id, "level": 1, "side": 0}
         first = await public_reply(await fake.slash(fake.alice, "isaac", "challenge", options=options, dm=True))
@@ -167,9 +168,8 @@ async def test_a_member_plays_the_bot_in_their_dm_with_it(
         assert row.guild_id == -fake.dm_channel(fake.alice).id
         mirror = Mirror("isaac", {}, seed=6)
         played = await fake.slash(fake.alice, "isaac", "move", options={"move": mirror.choose()}, dm=True)
-        await public_reply(played)
-        (followup,) = await played.followups(1)
-        assert f"{fake.bot_user.mention} played" in followup.content and followup.attachment().description
+        reply = await public_reply(played)  # the move and the bot's reply, in one message
+        assert f"{fake.bot_user.mention} played" in reply.content and reply.attachment().description
         refused = await private_reply(
             await fake.slash(fake.alice, "leaderboard", options={"game": "isaac"}, dm=True, forged=True)
         )

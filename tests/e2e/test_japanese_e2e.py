@@ -86,7 +86,8 @@ NOTATION = re.compile(
     r"|\bcall [A-I][1-9]\b"  # Iago's penalty call
     r"|\b(?:open \d \d|roll \d|pass)\b"  # chance moves and a pass, as written in a game record
     r"|\b[A-Ta-t]\d{1,2}\b"  # a cell, square or point: E5, c3, K10
-    r"|(?<![A-Za-z])[JLSZ](?=字)",  # Polygo's blocks named by their letter shape: L字形
+    r"|(?<![A-Za-z])[JLSZ](?=字)"  # Polygo's blocks named by their letter shape: L字形
+    r"|(?<![A-Za-z])[A-I](?=行)",  # an Iago row named by its letter: B行
     re.IGNORECASE,
 )
 # A text board's diagram (a code block) and the symbols its key explains ("D は黒", "x と o は"): symbols, not words.

@@ -3,10 +3,15 @@ backoff; give up; and the bot's own moves delivered from the reports they produc
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+
 import pytest
 
-from sessions.delivery import FIRST_RETRY, MAX_ATTEMPTS, Notice
-from sessions.service import GameService
+from sessions.delivery import FIRST_RETRY, LEASE, MAX_ATTEMPTS, Notice
+from sessions.service import DatabaseUnavailable, GameService
 from sessions.vocabulary import AnnouncementKind, GameStatus
 from storage.database import Database
 from tests.sessions.play import ALICE, BOB, GUILD, Clock, challenge, start
@@ -117,3 +122,129 @@ async def test_each_kind_of_notice_carries_what_its_message_needs(
     assert reminder.remind == ALICE and reminder.claim_at == reminder.game.last_move_at + 2 * 3600  # type: ignore[operator]
     assert told[AnnouncementKind.CANCELLED, cancelled].was == GameStatus.ACTIVE
     assert all(notice.report is None for notice in courier.notices if not notice.kind.reports)
+
+
+async def three_due(service: GameService) -> list[int]:
+    """Three accepted games whose first boards no reply carried: three announcements due, oldest first."""
+    ids = []
+    for opponent in (BOB, 201, 202):
+        row = await challenge(service, opponent_id=opponent)
+        ids.append((await service.accept(row.id, opponent, guild_id=GUILD)).announcement_id or 0)
+    return ids
+
+
+async def test_a_mark_that_fails_never_stops_the_round_and_is_written_first_next_round(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: one failed mark aborted the whole round, leaving the rows it had claimed to wait out their lease.
+    Now the round goes on, and the delivered row is marked later, never delivered (posted) again."""
+    first, second, third = await three_due(service)
+    original = db.mark_delivered
+
+    async def first_mark_fails(announcement_id: int, message_id: int | None, now: float | None = None) -> bool:
+        if announcement_id == first:
+            raise DatabaseUnavailable("read-only", "attempt to write a readonly database")
+        return await original(announcement_id, message_id, now)
+
+    monkeypatch.setattr(db, "mark_delivered", first_mark_fails)
+    courier = Courier()
+    assert await service.deliver_due([GUILD], courier) == 3
+    assert [notice.id for notice in courier.notices] == [first, second, third]  # the round went on
+    assert [row.id for row in await db.pending_for_game(1)] == [first]  # delivered, its mark owed
+    monkeypatch.undo()
+    assert await service.deliver_due([GUILD], courier) == 0
+    assert len(courier.notices) == 3  # not delivered again
+    marked = await db.announcement(first)
+    assert marked is not None and marked.delivered_at is not None and marked.message_id == 10_000 + first
+
+
+async def test_a_round_the_database_fails_under_gives_back_what_it_did_not_try(
+    service: GameService, db: Database, clock: Clock
+) -> None:
+    """Rows a round did not try are released at once, without counting an attempt: another worker takes them
+    now, not after the lease."""
+    _, second, third = await three_due(service)
+
+    class FailsOnTheSecond(Courier):
+        async def __call__(self, notice: Notice) -> int | None:
+            if notice.id == second:  # building its message read the database, which is gone
+                self.notices.append(notice)
+                raise DatabaseUnavailable("down", "connection refused")
+            return await super().__call__(notice)
+
+    assert await service.deliver_due([GUILD], FailsOnTheSecond()) == 1
+    untried = [row for row in await db.pending_for_game(2) + await db.pending_for_game(3)]
+    assert [(row.id, row.attempts, row.claimed_by) for row in untried] == [(second, 0, None), (third, 0, None)]
+    other = Courier()
+    assert await GameService(db, service.settings, clock=clock).deliver_due([GUILD], other) == 2  # at once
+    assert [notice.id for notice in other.notices] == [second, third]
+
+
+async def test_a_failed_delivery_whose_release_fails_lets_its_lease_lapse_and_the_round_go_on(
+    service: GameService, db: Database, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second, third = await three_due(service)
+
+    async def release(announcement_id: int, error: str, retry_at: float) -> bool:
+        raise DatabaseUnavailable("locked", "database is locked")
+
+    monkeypatch.setattr(db, "release", release)
+
+    class FailsOnTheFirst(Courier):
+        async def __call__(self, notice: Notice) -> int | None:
+            self.notices.append(notice)
+            if notice.id == first:
+                raise OSError("Discord is down")
+            return 10_000 + notice.id
+
+    courier = FailsOnTheFirst()
+    assert await service.deliver_due([GUILD], courier) == 2
+    assert [notice.id for notice in courier.notices] == [first, second, third]
+    monkeypatch.undo()
+    assert await service.deliver_due([GUILD], Courier()) == 0  # still under its lease
+    clock.now += LEASE
+    retried = Courier()
+    assert await service.deliver_due([GUILD], retried) == 1 and [n.id for n in retried.notices] == [first]
+
+
+async def test_a_round_whose_owed_marks_cannot_be_written_claims_nothing(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, _, _ = await three_due(service)
+    calls: list[str] = []
+    original = db.mark_delivered
+
+    async def fails(announcement_id: int, message_id: int | None, now: float | None = None) -> bool:
+        if announcement_id == first:
+            raise DatabaseUnavailable("full", "database or disk is full")
+        return await original(announcement_id, message_id, now)
+
+    monkeypatch.setattr(db, "mark_delivered", fails)
+    await service.deliver_due([GUILD], Courier())
+
+    async def still_full(deliveries: object, now: float) -> None:
+        calls.append("mark")
+        raise DatabaseUnavailable("full", "database or disk is full")
+
+    monkeypatch.setattr(db, "mark_all_delivered", still_full)
+    with pytest.raises(DatabaseUnavailable):  # the Announcer's loop tries again next round, quietly
+        await service.deliver_due([GUILD], Courier())
+    assert calls == ["mark"]
+
+
+async def test_claims_of_a_dead_process_of_this_host_are_given_back_at_start_up(
+    service: GameService, db: Database, clock: Clock
+) -> None:
+    """A bot killed during a round left its claims; the restarted bot delivers them at once instead of after the
+    lease. A live worker's claims (another process running now) are left alone."""
+    first, second, third = await three_due(service)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    host = socket.gethostname()
+    assert [a.id for a in await db.claim_pending(f"{host}:{dead.pid}:dead0001", clock.now, LEASE, 2)] == [first, second]
+    alive = f"{host}:{os.getpid()}:alive001"  # this very process: running
+    assert [a.id for a in await db.claim_pending(alive, clock.now, LEASE, 1)] == [third]
+    restarted = Courier()
+    assert await GameService(db, service.settings, clock=clock).deliver_due([GUILD], restarted) == 2
+    assert [notice.id for notice in restarted.notices] == [first, second]
+    assert await db.claiming_workers(clock.now) == [alive]

@@ -1,0 +1,85 @@
+"""Aborting a game that has barely begun: either player may end it with no result while neither has made two
+moves, so a game started by mistake (wrong options, wrong opponent) costs nobody rating points or a loss.
+
+An abort is unrated and uncounted: the game becomes ``cancelled`` (its result reason ``aborted``), like an admin's
+cancel, and an announcement in the game's channel tells both players. It needs no consent from the opponent (as on
+Lichess): up to that point nothing of the game is worth keeping against a player's wish, and asking would leave
+the game hanging. It is written only at the ply the player saw, so a move that lands first wins.
+"""
+
+from __future__ import annotations
+
+import games
+from engines import GameState
+from games import GameEntry
+from sessions.announcements import reply_payload
+from sessions.game import Game, ReplyTo
+from sessions.refusal import UserError
+from sessions.table import Table
+from sessions.turns import STALE_BOARD
+from sessions.vocabulary import AnnouncementKind, GameStatus
+from storage.outbox import Announce
+
+ABORT_BEFORE = 2  # a game may be aborted while neither player has made this many moves
+ABORTED = "aborted"  # the result reason of an aborted game (its status is cancelled)
+
+
+def moves_made(entry: GameEntry, options: dict[str, object], state: GameState, enough: int = ABORT_BEFORE) -> list[int]:
+    """How many moves each player chose in ``state``'s game as it stands (a taken-back move is not counted;
+    dice and passes the rules force are nobody's choice), counted until one player reaches ``enough``."""
+    replay = entry.new_game(**options)
+    made = [0, 0]
+    for move in state.moves:
+        side = replay.turn
+        if side is not None and not replay.chance and replay.legal_moves() != ["pass"]:
+            made[side] += 1
+            if made[side] >= enough:
+                break
+        replay.play(move)
+    return made
+
+
+def abortable(entry: GameEntry, options: dict[str, object], state: GameState) -> bool:
+    """Whether a game in ``state`` may still be aborted: neither player has made :data:`ABORT_BEFORE` moves."""
+    return not state.is_over and max(moves_made(entry, options, state)) < ABORT_BEFORE
+
+
+class Aborts:
+    def __init__(self, table: Table) -> None:
+        self._table = table
+
+    @staticmethod
+    def can_abort(game: Game, state: GameState) -> bool:
+        """Whether ``game`` (in ``state``) may still be aborted: whether a board shows the Abort button."""
+        if game.tournament_id is not None:  # a tournament's game counts for its round: played, resigned or lost on time
+            return False
+        return game.status == GameStatus.ACTIVE and abortable(games.find(game.name), game.options, state)
+
+    async def abort(
+        self, game_id: int, user_id: int, *, ply: int | None = None, reply: ReplyTo | None = None
+    ) -> tuple[Game, int]:
+        """End the game with no result at the player's request; returns the game and its announcement's id.
+        ``ply``: the ply the player saw (a board's button); the game must still be there."""
+        async with self._table.locks(game_id):
+            game = await self._table.game(game_id)
+            if user_id not in game.players:
+                raise UserError("You are not playing in this game. Start your own with a challenge.")
+            if game.status != GameStatus.ACTIVE:
+                raise UserError("Game #{id} is not in play, so there is nothing to abort.", id=game.id)
+            if ply is not None and ply != game.ply:
+                raise UserError(STALE_BOARD)
+            if game.tournament_id is not None:
+                raise UserError("A tournament game cannot be aborted: play on, or resign.")
+            state = await self._table.state(game)
+            if not abortable(games.find(game.name), game.options, state):
+                raise UserError(
+                    "Game #{id} can no longer be aborted: a player has made two moves. Play on, or resign.",
+                    id=game.id,
+                )
+            grace = self._table.settings.announce_grace if reply is not None else 0.0
+            announce = Announce(AnnouncementKind.ABORTED, {"by": user_id, "reply": reply_payload(reply)}, delay=grace)
+            written = await self._table.db.abort_game(game.id, game.ply, ABORTED, self._table.clock(), announce)
+            if written is None:
+                raise UserError("The game changed meanwhile. Look at the board and try again.")
+            self._table.forget(game.id)
+            return await self._table.game(game.id), written[0]

@@ -1,0 +1,490 @@
+"""Tournaments: sign-up, the rounds the bot pairs itself, standings, removals and cancellations.
+
+A tournament is a row with its players and its boards (``storage/competition.py``); its games are ordinary games
+with a tournament id and a clock (``Game.move_seconds``), so moves, threads, resignations and the outbox are the
+other parts' as for any game, and the clock (``sessions/clocks.py``) replaces the claim rule. What needs deciding
+(the pairings, the order of the standings) is pure code in ``competition/``; this part reads the tournament, asks
+it, and writes what it decided in one transaction that checks nothing changed meanwhile: a round is started, and a
+tournament finished, exactly once however many processes sweep (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import games
+from competition import round_robin, swiss
+from competition.pairing import Pairing
+from competition.standings import Outcome, Standing, shown, standings
+from render.standings import StandingsPicture
+from sessions.announcements import Announcements
+from sessions.game import title_of
+from sessions.guild_settings import ServerSettings
+from sessions.records import Records
+from sessions.refusal import ChannelLink, UserError
+from sessions.table import Table
+from sessions.turns import Turns, advance
+from sessions.vocabulary import AnnouncementKind, GameStatus, ReportKind
+from storage.competition import CANCELLED, FINISHED, RUNNING, SIGNUP, EntrantRow, NewBoard, PairingRow, TournamentRow
+from storage.outbox import Announce
+
+log = logging.getLogger(__name__)
+
+Tournament = TournamentRow
+FORMATS = ("swiss", "round_robin")
+MOVE_TIMES = (3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400)  # seconds a move
+MOST_PLAYERS = 64
+MOST_SWISS_ROUNDS = 12
+SIGNUP_MINUTES = (1, 30 * 24 * 60)  # from a minute to a month
+FEWEST_PLAYERS = 2
+TOURNAMENT_ID_MAX = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board of a round as players read it: who plays whom (``player1`` None: a bye), its game, and its points
+    in half points once it is over (None while it is played)."""
+
+    round: int
+    number: int
+    player0: int
+    player1: int | None
+    game_id: int | None
+    points: tuple[int, int] | None
+    reason: str | None = None  # how its game ended (a loss on time, a forfeit), or "cancelled"
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    tournament: Tournament
+    players: list[EntrantRow]  # in seed order once it has started, else in the order they joined
+    boards: list[Board]
+    standings: list[Standing]
+
+    @property
+    def active_players(self) -> list[int]:
+        return [player.user_id for player in self.players if player.removed_at is None]
+
+    def round_boards(self, number: int) -> list[Board]:
+        return [board for board in self.boards if board.round == number]
+
+
+def points_of(row: PairingRow) -> tuple[int, int] | None:
+    """A board's result in half points, or None while its game is on. A game an admin cancelled scores nothing
+    for either player."""
+    if row.game_id is None:
+        if row.points0 is None:  # its game was deleted: nobody scores
+            return (0, 0)
+        return (row.points0, row.points1 or 0)
+    if row.game_status == GameStatus.FINISHED:
+        return {None: (1, 1), 0: (2, 0), 1: (0, 2)}[row.winner]
+    if row.game_status in (GameStatus.CANCELLED, GameStatus.EXPIRED, GameStatus.DECLINED):
+        return (0, 0)
+    return None
+
+
+def standings_picture(view: TournamentView, names: dict[int, str], subtitle: str) -> StandingsPicture:
+    """What the standings image shows: a row per player, removed players struck through."""
+    rows = [
+        (
+            str(row.place),
+            names.get(row.player, str(row.player)),
+            shown(row.points),
+            shown(row.buchholz),
+            shown(row.sonneborn_berger),
+            f"{row.wins}-{row.draws}-{row.losses}",
+        )
+        for row in view.standings
+    ]
+    struck = frozenset(index for index, row in enumerate(view.standings) if row.withdrawn)
+    return StandingsPicture(view.tournament.name, subtitle, rows, struck)
+
+
+# Runs a CPU-bound function off the event loop (sessions.drawing.Drawer.run).
+Offload = Callable[..., Awaitable[Any]]
+
+
+class Tournaments:
+    def __init__(
+        self,
+        table: Table,
+        records: Records,
+        turns: Turns,
+        announcements: Announcements,
+        server_settings: ServerSettings,
+        offload: Offload,
+    ) -> None:
+        self._offload = offload  # the Swiss pairing runs in a drawing worker: a big round takes a while
+        self._table = table
+        self._records = records
+        self._turns = turns
+        self._announcements = announcements
+        self._server_settings = server_settings
+
+    # --- organisers --------------------------------------------------------------------------------
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        """The role whose members may organise tournaments here besides the admins (None: admins only)."""
+        return await self._table.db.organiser_role(guild_id)
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None, admin_id: int) -> None:
+        await self._table.db.set_organiser_role(guild_id, role_id, admin_id, self._table.clock())
+
+    # --- sign-up -----------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        name: str,
+        game: str,
+        options: dict[str, Any],
+        format: str,
+        rounds: int,
+        move_seconds: int,
+        rated: bool,
+        signup_minutes: int,
+        max_players: int,
+        winner_role_id: int | None = None,
+        parent_id: int | None = None,
+    ) -> Tournament:
+        """A new tournament open for sign-up. ``rounds`` is the number of Swiss rounds, or a round robin's legs
+        (1 or 2)."""
+        name = " ".join(name.split())
+        if not name or len(name) > 80:
+            raise UserError("Give the tournament a name of 1 to 80 characters.")
+        if format not in FORMATS:
+            raise UserError("The format is Swiss or round robin.")
+        if format == "swiss" and not 1 <= rounds <= MOST_SWISS_ROUNDS:
+            raise UserError("A Swiss tournament has 1 to {most} rounds.", most=MOST_SWISS_ROUNDS)
+        if format == "round_robin" and rounds not in (1, 2):
+            raise UserError("A round robin has one or two legs: set rounds to 1 or 2.")
+        if move_seconds not in MOVE_TIMES:
+            raise UserError("Choose a time per move from the list.")
+        if not FEWEST_PLAYERS <= max_players <= MOST_PLAYERS:
+            raise UserError("A tournament takes {low} to {high} players.", low=FEWEST_PLAYERS, high=MOST_PLAYERS)
+        if not SIGNUP_MINUTES[0] <= signup_minutes <= SIGNUP_MINUTES[1]:
+            raise UserError("The sign-up lasts from 1 minute to 30 days.")
+        try:
+            games.find(game).new_game(**options)
+        except ValueError as error:
+            raise UserError("Those game options are not valid: {reason}", reason=error) from error
+        here = await self._server_settings.settings_for(guild_id)
+        if game not in here.enabled_games:
+            raise UserError("The admins of this server have turned {game} off.", game=title_of(game))
+        if not here.channel_allowed(channel_id, parent_id):
+            raise UserError(
+                "Games cannot be started in this channel. Try one of these: {channels}",
+                channels=tuple(ChannelLink(channel) for channel in sorted(here.allowed_channels)),
+            )
+        now = self._table.clock()
+        tournament_id = await self._table.db.create_tournament(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            name=name,
+            game=game,
+            options=options,
+            format=format,
+            rounds=rounds if format == "swiss" else 0,
+            legs=rounds if format == "round_robin" else 1,
+            move_seconds=float(move_seconds),
+            rated=rated,
+            signup_deadline=now + signup_minutes * 60,
+            max_players=max_players,
+            winner_role_id=winner_role_id,
+            created_by=creator_id,
+            created_at=now,
+        )
+        return await self.tournament(tournament_id, guild_id)
+
+    async def posted(self, tournament_id: int, message_id: int) -> None:
+        """The sign-up message, whose Join and Leave buttons answer only there."""
+        await self._table.db.set_tournament_message(tournament_id, message_id)
+
+    async def tournament(self, tournament_id: int, guild_id: int | None = None) -> Tournament:
+        found = await self._table.db.tournament(tournament_id) if 0 < tournament_id <= TOURNAMENT_ID_MAX else None
+        if found is None or (guild_id is not None and found.guild_id != guild_id):
+            raise UserError("I cannot find tournament #{id}.", id=tournament_id)
+        return found
+
+    async def of_server(self, guild_id: int) -> list[Tournament]:
+        """The server's tournaments in sign-up or running, then the last five that ended, the newest first."""
+        db = self._table.db
+        on = await db.tournaments_with_status([SIGNUP, RUNNING], [guild_id])
+        ended = await db.tournaments_with_status([FINISHED, CANCELLED], [guild_id])
+        return sorted(on, key=lambda t: -t.id) + sorted(ended, key=lambda t: -t.id)[:5]
+
+    async def join(self, tournament_id: int, user_id: int, guild_id: int, message_id: int | None = None) -> Tournament:
+        tournament = await self._signup_of(tournament_id, guild_id, message_id)
+        outcome = await self._table.db.join_tournament(tournament_id, user_id, self._table.clock())
+        if outcome == "already":
+            raise UserError("You are already signed up for {name}.", name=tournament.name)
+        if outcome == "full":
+            raise UserError("{name} is full ({count} players).", name=tournament.name, count=tournament.max_players)
+        if outcome == "closed":
+            raise UserError("The sign-up for {name} is over.", name=tournament.name)
+        return await self.tournament(tournament_id)
+
+    async def leave(self, tournament_id: int, user_id: int, guild_id: int, message_id: int | None = None) -> Tournament:
+        tournament = await self._signup_of(tournament_id, guild_id, message_id)
+        outcome = await self._table.db.leave_tournament(tournament_id, user_id)
+        if outcome == "absent":
+            raise UserError("You are not signed up for {name}.", name=tournament.name)
+        if outcome == "closed":
+            raise UserError("{name} has started: ask an organiser to remove you.", name=tournament.name)
+        return await self.tournament(tournament_id)
+
+    async def _signup_of(self, tournament_id: int, guild_id: int, message_id: int | None) -> Tournament:
+        tournament = await self.tournament(tournament_id, guild_id)
+        if message_id is not None and tournament.message_id not in (None, message_id):
+            raise UserError("This button does not belong to that tournament. Use the buttons on its own message.")
+        if tournament.status != SIGNUP or tournament.signup_deadline <= self._table.clock():
+            raise UserError("The sign-up for {name} is over.", name=tournament.name)
+        return tournament
+
+    # --- reading -----------------------------------------------------------------------------------
+
+    async def view(self, tournament_id: int, guild_id: int | None = None) -> TournamentView:
+        """A tournament with its players, its boards and its standings now."""
+        tournament = await self.tournament(tournament_id, guild_id)
+        db = self._table.db
+        players = await db.entrants(tournament_id)
+        if tournament.status != SIGNUP:
+            players.sort(key=lambda player: (player.seed is None, player.seed or 0, player.joined_at))
+        rows = await db.pairings(tournament_id)
+        boards = [
+            Board(
+                row.round,
+                row.board,
+                row.player0_id,
+                row.player1_id,
+                row.game_id,
+                points_of(row),
+                row.result_reason if row.game_status != GameStatus.CANCELLED else "cancelled",
+            )
+            for row in rows
+        ]
+        outcomes = [
+            Outcome(board.player0, board.player1, Fraction(board.points[0], 2), Fraction(board.points[1], 2))
+            for board in boards
+            if board.points is not None
+        ]
+        removed = frozenset(player.user_id for player in players if player.removed_at is not None)
+        table = standings([player.user_id for player in players], outcomes, removed)
+        return TournamentView(tournament, players, boards, table)
+
+    # --- organisers' actions -----------------------------------------------------------------------
+
+    async def start_now(self, tournament_id: int, guild_id: int) -> bool:
+        """An organiser closes the sign-up early and starts round 1 (or cancels, with too few players)."""
+        tournament = await self.tournament(tournament_id, guild_id)
+        if tournament.status != SIGNUP:
+            raise UserError("{name} has already started or ended.", name=tournament.name)
+        return await self._start(tournament)
+
+    async def remove(self, tournament_id: int, user_id: int, admin_id: int, guild_id: int) -> TournamentView:
+        """Remove a player: before the start they are simply gone; after it they are paired no more and their
+        remaining games are forfeited (the game being played now, and in a round robin every later one)."""
+        tournament = await self.tournament(tournament_id, guild_id)
+        if tournament.status not in (SIGNUP, RUNNING):
+            raise UserError("{name} is over: nothing can change now.", name=tournament.name)
+        if not await self._table.db.remove_entrant(tournament_id, user_id, admin_id, guild_id, self._table.clock()):
+            raise UserError("That member is not playing in {name}.", name=tournament.name)
+        await self._forfeit_removed(tournament)
+        await self._advance(await self.tournament(tournament_id))
+        return await self.view(tournament_id)
+
+    async def cancel(self, tournament_id: int, admin_id: int, guild_id: int) -> Tournament:
+        """End a tournament with no result: its games still on are cancelled (nothing rated, nothing counted)."""
+        tournament = await self.tournament(tournament_id, guild_id)
+        announce = Announce(AnnouncementKind.TOURNAMENT_END, {"tournament": tournament_id, "why": "cancelled"})
+        game_announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": GameStatus.ACTIVE})
+        cancelled = await self._table.db.end_tournament(
+            tournament_id,
+            status=CANCELLED,
+            now=self._table.clock(),
+            announce=announce,
+            admin_id=admin_id,
+            game_announce=game_announce,
+        )
+        if cancelled is None:
+            raise UserError("{name} is over: nothing can change now.", name=tournament.name)
+        for game_id in cancelled:
+            self._table.forget(game_id)
+        return await self.tournament(tournament_id)
+
+    # --- the sweep ---------------------------------------------------------------------------------
+
+    async def sweep(self, guild_ids: list[int] | None = None) -> int:
+        """Start what is due and advance what can: tournaments whose sign-up is over start (or are cancelled
+        with too few players), a removed player's games still on are forfeited, a round whose last game ended is
+        followed by the next, or by the final standings. Returns how many changes were written."""
+        changed = 0
+        db = self._table.db
+        now = self._table.clock()
+        for tournament in await db.tournaments_with_status([SIGNUP, RUNNING], guild_ids):
+            try:
+                if tournament.status == SIGNUP:
+                    if tournament.signup_deadline <= now and await self._start(tournament):
+                        changed += 1
+                    continue
+                await self._forfeit_removed(tournament)
+                if await self._advance(tournament):
+                    changed += 1
+            except Exception:  # one tournament's trouble must not stop the others'
+                log.exception("Tournament %s could not advance", tournament.id)
+        return changed
+
+    async def _start(self, tournament: Tournament) -> bool:
+        """Close the sign-up: seed the players by rating and start round 1, or cancel with too few players."""
+        players = await self._table.db.entrants(tournament.id)
+        if len(players) < FEWEST_PLAYERS:
+            announce = Announce(AnnouncementKind.TOURNAMENT_END, {"tournament": tournament.id, "why": "too_few"})
+            done = await self._table.db.end_tournament(
+                tournament.id, status=CANCELLED, now=self._table.clock(), announce=announce
+            )
+            return done is not None
+        rated = []
+        for player in players:
+            rating = await self._records.rating(tournament.guild_id, tournament.game, player.user_id)
+            rated.append((player, rating.mu))
+        rated.sort(key=lambda pair: (-pair[1], pair[0].joined_at, pair[0].user_id))
+        seeds = [(player.user_id, seed, mu) for seed, (player, mu) in enumerate(rated, start=1)]
+        order = [user for user, _, _ in seeds]
+        if tournament.format == "swiss":
+            rounds = min(tournament.rounds, swiss.most_rounds(len(order)))
+            first = await self._offload(
+                swiss.pair_round, [swiss.Entrant(user, rank) for rank, user in enumerate(order)]
+            )
+        else:
+            rounds = round_robin.rounds_needed(len(order), tournament.legs)
+            first = round_robin.schedule(order, tournament.legs)[0]
+        assert first is not None  # a first round can always be paired
+        return await self._write_round(tournament, 0, first, frozenset(), seeds=seeds, rounds=rounds)
+
+    async def _advance(self, tournament: Tournament) -> bool:
+        """After the last game of a round: the next round, or the end."""
+        if tournament.status != RUNNING:
+            return False
+        view = await self.view(tournament.id)
+        current = view.round_boards(tournament.round)
+        if any(board.points is None for board in current):
+            return False
+        removed = frozenset(p.user_id for p in view.players if p.removed_at is not None)
+        if tournament.round >= tournament.rounds:
+            return await self._finish(tournament, "finished")
+        if len(view.active_players) < FEWEST_PLAYERS:
+            return await self._finish(tournament, "too_few_left")
+        if tournament.format == "swiss":
+            pairings = await self._offload(swiss.pair_round, self._entrants(view))
+            if pairings is None:
+                return await self._finish(tournament, "no_pairing")
+        else:
+            order = [player.user_id for player in view.players]
+            pairings = round_robin.schedule(order, tournament.legs)[tournament.round]
+        return await self._write_round(tournament, tournament.round, pairings, removed)
+
+    @staticmethod
+    def _entrants(view: TournamentView) -> list[swiss.Entrant]:
+        """The players still in, as the Swiss pairing sees them: score, opponents, sides and byes so far."""
+        score: dict[int, int] = defaultdict(int)
+        met: dict[int, set[int]] = defaultdict(set)
+        sides: dict[int, list[int]] = defaultdict(list)
+        byes: dict[int, int] = defaultdict(int)
+        for board in view.boards:
+            if board.points is None:
+                continue
+            score[board.player0] += board.points[0]
+            if board.player1 is None:
+                byes[board.player0] += 1
+                continue
+            score[board.player1] += board.points[1]
+            met[board.player0].add(board.player1)
+            met[board.player1].add(board.player0)
+            if board.game_id is not None:
+                sides[board.player0].append(0)
+                sides[board.player1].append(1)
+        return [
+            swiss.Entrant(
+                player.user_id,
+                rank,
+                score[player.user_id],
+                frozenset(met[player.user_id]),
+                tuple(sides[player.user_id]),
+                byes[player.user_id],
+            )
+            for rank, player in enumerate(view.players)
+            if player.removed_at is None
+        ]
+
+    async def _write_round(
+        self,
+        tournament: Tournament,
+        after: int,
+        pairings: list[Pairing],
+        removed: frozenset[int],
+        *,
+        seeds: list[tuple[int, int, float]] | None = None,
+        rounds: int | None = None,
+    ) -> bool:
+        """Store round ``after + 1``: a game for each board of two players still in (its opening dice drawn now),
+        a bye or a forfeit for the others, and the round's announcement; False if another process was first."""
+        entry = games.find(tournament.game)
+        boards = []
+        for pairing in pairings:
+            if pairing.player1 is None:
+                boards.append(NewBoard(pairing.player0, None, points=(0 if pairing.player0 in removed else 2, 0)))
+                continue
+            gone = (pairing.player0 in removed, pairing.player1 in removed)
+            if any(gone):
+                boards.append(
+                    NewBoard(pairing.player0, pairing.player1, points=(0 if gone[0] else 2, 0 if gone[1] else 2))
+                )
+                continue
+            state = entry.new_game(**tournament.options)
+            played = advance(state, self._table.draw)
+            announce = self._announcements.of_report(ReportKind.PAIRED, played, None, None)
+            announce.payload["tournament"] = tournament.id
+            announce.payload["round"] = after + 1
+            opening = [(p.move, p.player, None) for p in played]
+            boards.append(NewBoard(pairing.player0, pairing.player1, opening=opening, announce=announce))
+        announce = Announce(AnnouncementKind.ROUND, {"tournament": tournament.id, "round": after + 1})
+        started = await self._table.db.start_round(
+            tournament.id,
+            expected_round=after,
+            expected_revision=tournament.revision,
+            boards=boards,
+            now=self._table.clock(),
+            announce=announce,
+            seeds=seeds or (),
+            rounds=rounds,
+        )
+        return started is not None
+
+    async def _finish(self, tournament: Tournament, why: str) -> bool:
+        announce = Announce(AnnouncementKind.TOURNAMENT_END, {"tournament": tournament.id, "why": why})
+        done = await self._table.db.end_tournament(
+            tournament.id, status=FINISHED, now=self._table.clock(), announce=announce, expected_round=tournament.round
+        )
+        return done is not None
+
+    async def _forfeit_removed(self, tournament: Tournament) -> None:
+        """Forfeit the games still on of players an organiser removed (done again by the next sweep if the process
+        died in between)."""
+        if tournament.status != RUNNING:
+            return
+        removed = {p.user_id for p in await self._table.db.entrants(tournament.id) if p.removed_at is not None}
+        if not removed:
+            return
+        for row in await self._table.db.tournament_games(tournament.id, GameStatus.ACTIVE):
+            for player in row.players:
+                if player in removed:
+                    await self._turns.forfeit(row.id, player)
+                    break
