@@ -190,7 +190,7 @@ async def test_a_hint_whose_search_fails_is_a_polite_refusal(
 ) -> None:
     game_id = await against_the_bot(service)
 
-    async def broken(*args: object) -> str:
+    async def broken(*args: object, **options: object) -> str:
         raise ThinkingFailed("the search lost its worker 3 times")
 
     monkeypatch.setattr(service._computer.thinker, "move", broken)
