@@ -76,7 +76,7 @@ class Table:
                 continue
             board = await self._bots_board(reader, reply)
             if board is None:
-                return
+                continue
             self.times.append(time.perf_counter() - started)
             self.replies += 1
             self.hurried += HURRIED in board.content
@@ -88,20 +88,22 @@ class Table:
             state.play(move)
         return state
 
-    async def _bots_board(self, reader: GameService, after: StoredMessage) -> StoredMessage | None:
-        """The board that announces the bot's move (in Polygo, after its roll and placement), once it is the
-        member's turn again or the game is over."""
+    async def _bots_board(self, reader: GameService, reply: StoredMessage) -> StoredMessage | None:
+        """The board that announces the bot's move (in Polygo, its roll and placement): once the game's log has
+        the bot's reply, the first message from the member's reply on (the reply itself when the bot's move is
+        announced in it) that shows that move on a board. None if it never shows (a forced pass reads otherwise)."""
         while True:
-            try:
-                message = await self.fake.wait_for_message(
-                    self.channel, lambda m: bool(m.attachments), after=after, timeout=60
-                )
-            except AssertionError:
-                return None
             state = await self._state(reader)
             if state.is_over or state.to_act == 0:
-                return message
-            after = message
+                break
+            await asyncio.sleep(0.05)
+        shown = f"**{state.moves[-1]}**"
+        try:
+            return await self.fake.wait_for_message(
+                self.channel, lambda m: bool(m.attachments) and shown in m.content, after=reply.id - 1, timeout=30
+            )
+        except AssertionError:
+            return None
 
 
 async def measure(args: argparse.Namespace) -> None:
