@@ -738,7 +738,7 @@ def _lock_active(connection: sa.Connection, game_id: int, expected_ply: int) -> 
 
 
 def _log_opening(connection: sa.Connection, game_id: int, opening: list[MoveRow], now: float) -> None:
-    """The chance moves a game starts with (Polygo's opening dice), logged in the transaction that starts it."""
+    """The chance moves a game starts with (dice rolled before the first move), logged as it starts."""
     if opening:
         connection.execute(
             sa.insert(moves_table),
