@@ -526,16 +526,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         lines = [tr(locale, REVIEW_HEADING, id=found.id)]
         files = []
         for ply, played, better, drop in mistakes:  # ply: the move's number in the log, as /history numbers it
-            lines.append(
-                tr(
-                    locale,
-                    "Move {ply}: **{played}** was played; **{better}** was better (the evaluation fell by {drop}%).",
-                    ply=ply,
-                    played=played,
-                    better=better,
-                    drop=round(50 * drop),
-                )
-            )
+            lines.append(present.mistake_line(locale, ply, played, better, drop))
             before = await self.service.position(found, ply - 1)
             name = f"{found.name}-{found.id}-move-{ply}.png"
             marks = {"name": name, "played": played, "suggestion": better}

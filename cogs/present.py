@@ -209,3 +209,15 @@ def game_label(locale: Any, game: Game, names: tuple[str, str]) -> str:
         name1=names[1],
         ply=game.ply,
     )
+
+
+def mistake_line(locale: Any, ply: int, played: str, better: str, drop: float) -> str:
+    """One reviewed move of an analysis: ``drop`` is how much the mover's value (-1..+1) fell, said in percent."""
+    return tr(
+        locale,
+        "Move {ply}: **{played}** was played; **{better}** was better (the evaluation fell by {drop}%).",
+        ply=ply,
+        played=played,
+        better=better,
+        drop=round(50 * drop),
+    )

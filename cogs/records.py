@@ -254,16 +254,7 @@ async def analyse_record(interaction: discord.Interaction, entry: GameEntry, att
     ]
     files = []
     for ply, played, better, drop in mistakes:
-        lines.append(
-            tr(
-                locale,
-                "Move {ply}: **{played}** was played; **{better}** was better (the evaluation fell by {drop}%).",
-                ply=ply,
-                played=played,
-                better=better,
-                drop=round(50 * drop),
-            )
-        )
+        lines.append(present.mistake_line(locale, ply, played, better, drop))
         before = await asyncio.to_thread(record.after_moves, ply - 1)
         files.append(await record_board(service, record, before, place, locale, f"record-{ply}.png"))
     await interaction.followup.send(clip("\n".join(lines)), files=files, ephemeral=True, allowed_mentions=QUIET)

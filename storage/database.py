@@ -434,14 +434,8 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries, Compet
                 announce,
                 now,
             )
-            if ids is not None and opening:
-                connection.execute(
-                    sa.insert(moves_table),
-                    [
-                        dict(game_id=game_id, ply=ply, move=move, player=player, user_id=user, created_at=now)
-                        for ply, (move, player, user) in enumerate(opening)
-                    ],
-                )
+            if ids is not None:
+                _log_opening(connection, game_id, opening, now)
             return ids
 
         return await self.write(body)
@@ -472,14 +466,8 @@ class Database(OutboxQueries, AdminQueries, LessonQueries, PuzzleQueries, Compet
                 announce,
                 now,
             )
-            if ids is not None and opening:
-                connection.execute(
-                    sa.insert(moves_table),
-                    [
-                        dict(game_id=game_id, ply=ply, move=move, player=player, user_id=user, created_at=now)
-                        for ply, (move, player, user) in enumerate(opening)
-                    ],
-                )
+            if ids is not None:
+                _log_opening(connection, game_id, opening, now)
             return ids
 
         return await self.write(body)
@@ -747,6 +735,18 @@ def _lock_active(connection: sa.Connection, game_id: int, expected_ply: int) -> 
     row = connection.execute(LOCK_GAME, {"game_id": game_id}).first()
     if row is None or row.status != GameStatus.ACTIVE or row.ply != expected_ply:
         raise StalePly(game_id)
+
+
+def _log_opening(connection: sa.Connection, game_id: int, opening: list[MoveRow], now: float) -> None:
+    """The chance moves a game starts with (dice rolled before the first move), logged as it starts."""
+    if opening:
+        connection.execute(
+            sa.insert(moves_table),
+            [
+                dict(game_id=game_id, ply=ply, move=move, player=player, user_id=user, created_at=now)
+                for ply, (move, player, user) in enumerate(opening)
+            ],
+        )
 
 
 def _update_game(
