@@ -218,10 +218,11 @@ def main(argv: list[str] | None = None) -> None:
             top = play("L4 vs L3", "L4", "L3", STEP)
             summary = top.run.summary()
             level4 = summary.cpu_a or summary.times_a
+            # The positions the UCT will face against level 4 are unknown before it plays them; in Iago level 4
+            # meets dearer ones (more moves with a choice) than its opponent, so both sides' are the sample (also
+            # when --level4-time keeps the time of an earlier run, so resumed games are calibrated the same way).
+            positions = positions_of(top.run.records, top.match)
             if level4 is not None and summary.times_a is not None and level4_time is None:
-                # The positions the UCT will face against level 4 are unknown before it plays them; in Iago level 4
-                # meets dearer ones (more moves with a choice) than its opponent, so both sides' are the sample.
-                positions = positions_of(top.run.records, top.match)
                 level4_time = round(level4.mean, 3)
                 print(
                     f"\nLevel 4's mean time per move with a choice over {level4.count} moves: {level4_time:g} CPU "
