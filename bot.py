@@ -93,7 +93,7 @@ class Settings(BaseSettings):
     # connection and never answer: a proxy, a firewall, an outage).
     connect_timeout_seconds: float = Field(default=30, gt=0)
     ai_move_seconds: float | None = Field(default=None, gt=0)
-    analysis_seconds: float = Field(default=0.15, gt=0)
+    analysis_seconds: float = Field(default=10.0, gt=0)  # for a whole game, shared by its positions
     # Puzzles (docs/learn.md): mining's strongest search per position, whether finished games are mined, and how
     # often the daily puzzles due are looked for.
     puzzle_seconds: float = Field(default=16.0, gt=0)

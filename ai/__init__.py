@@ -85,13 +85,18 @@ def analyse_position(state: Any, *, budget_s: float = 1.6, game_ai: str | GameAI
 def evaluate(state: Any, player: int, *, budget_s: float = 1.6, game_ai: str | GameAI | None = None) -> float:
     """The level-4 value of ``state`` for ``player`` in [-1, 1]; exact once the game is over.
 
-    At a chance point the value is the average over the outcomes, each searched with an equal share of time,
+    At a chance point the value is the game AI's ``chance_value`` (the value for the player about to roll, with
+    no search) where it has one, else the average over the outcomes, each searched with an equal share of time,
     so a post-game analysis can walk the whole record.
     """
     if state.is_over:
         winner = state.result().winner
         return 0.0 if winner is None else (1.0 if winner == player else -1.0)
     if state.chance or state.turn is None:
+        quick = getattr(_player(state, game_ai), "chance_value", None)
+        value = None if quick is None or state.to_act is None else quick(state)
+        if value is not None:
+            return value if state.to_act == player else -value
         outcomes = state.legal_moves()
         total = 0.0
         for outcome in outcomes:

@@ -1,8 +1,8 @@
-"""Game-independent thinking: levels, deadlines, iterative deepening and softmax weakening.
+"""Game-independent thinking: deadlines, iterative deepening and softmax weakening.
 
-A game strategy only has to value the root moves at a given depth (see ``Strategy``); everything about time,
-levels and picking a move lives here. Values are on one scale for every game: +1 a sure win for the player to
-act, -1 a sure loss, so one temperature means the same carelessness in every game.
+A game strategy only has to value the root moves at a given depth (see ``Strategy``); deadlines, deepening
+and picking a move live here (each game module has its own levels). Values are on one scale for every game: +1
+a sure win for the player to act, -1 a sure loss, so one temperature means the same carelessness in every game.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -39,26 +38,6 @@ class Deadline:
 
     def remaining(self) -> float:
         return self.end - time.perf_counter()
-
-
-@dataclass(frozen=True)
-class Level:
-    """How a level thinks: a depth cap, a time budget (None: depth only) and a softmax temperature."""
-
-    max_depth: int
-    budget_s: float | None
-    temperature: float
-
-
-# Weakening as people find natural: a shallower or shorter look, and a softmax over move values instead of
-# random blunders, so a weak level still prefers good moves and only mixes up moves of similar value. The budgets
-# of levels 1 and 2 are only a safety cap: their depth normally ends the search long before.
-LEVELS_CONFIG: dict[int, Level] = {
-    1: Level(max_depth=1, budget_s=0.5, temperature=0.25),
-    2: Level(max_depth=2, budget_s=1.0, temperature=0.05),
-    3: Level(max_depth=3, budget_s=0.5, temperature=0.0),
-    4: Level(max_depth=64, budget_s=1.6, temperature=0.0),
-}
 
 
 @dataclass
@@ -137,23 +116,5 @@ class GameAI(Protocol):
         """The strongest search's best move and its value in [-1, 1] for the player to act."""
         ...
 
-
-def choose_by_levels(
-    strategy: Callable[[bool], Strategy],
-    state: Any,
-    level: int,
-    rng: random.Random,
-    budget_s: float | None,
-    max_depth: int | None,
-) -> str:
-    """``GameAI.choose_move`` for a game whose levels are ``LEVELS_CONFIG`` over a depth-valued ``Strategy``
-    (``strategy(full_width_root)`` makes a fresh one; the softmax levels need every root move valued exactly)."""
-    config = LEVELS_CONFIG[level]
-    depth = config.max_depth if max_depth is None else max_depth
-    budget = config.budget_s if budget_s is None else budget_s
-    return pick(think(strategy(config.temperature > 0), state, depth, budget), config.temperature, rng)
-
-
-def analyse_by_levels(strategy: Callable[[bool], Strategy], state: Any, budget_s: float) -> tuple[str, float]:
-    """``GameAI.analyse_position`` for such a game: level 4's search, the best move and its value."""
-    return think(strategy(False), state, LEVELS_CONFIG[4].max_depth, budget_s).best()
+    # Optional: ``chance_value(state) -> float | None``, the value of a chance point for the player about to
+    # act there, without a search (``ai.evaluate`` uses it instead of searching every outcome; None: no value).

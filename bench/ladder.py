@@ -24,7 +24,18 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
-from bench.arena import Match, Run, TimeStats, default_opening, format_summary, parse_options, run_match, signed
+from bench.arena import (
+    Match,
+    Run,
+    TimeStats,
+    default_opening,
+    format_summary,
+    parse_options,
+    read_records,
+    run_match,
+    signed,
+)
+from bench.players import Player
 
 MIN_GAMES = 40  # the issue's "at least 40 games a pair"
 PAIRINGS = ("L4-L3", "L4-uct", "L4-uct4x", "L3-L2", "L2-L1", "L1-random")
@@ -98,6 +109,7 @@ def table(lines: list[Line]) -> str:
         "|---|---:|---:|---:|---:|---:|---|---|",
     ]
     level4: list[float] = []
+    level4_cpu: list[float] = []
     for line in lines:
         summary = line.run.summary()
         low, high = summary.interval()
@@ -112,12 +124,16 @@ def table(lines: list[Line]) -> str:
         )
         if line.match.a.partition(":")[0] == "L4":
             level4 += [t for r in line.run.records for t in r["times"][r["a_side"]]]
-    stats = TimeStats.of(level4)
-    if stats is not None:
+            level4_cpu += [t for r in line.run.records for t in r.get("cpu", [[], []])[r["a_side"]]]
+    for clock, times in (("wall", level4), ("CPU", level4_cpu)):
+        stats = TimeStats.of(times)
+        if stats is None:
+            continue
         met = "met" if stats.p95 <= LEVEL4_P95_S else f"missed by {stats.p95 - LEVEL4_P95_S:.2f} s"
         rows.append(
-            f"\nLevel 4, every move with a choice above ({stats.count}): mean {stats.mean:.2f} s, median "
-            f"{stats.median:.2f} s, p95 {stats.p95:.2f} s, max {stats.max:.2f} s; goal p95 <= {LEVEL4_P95_S:g} s: {met}"
+            f"\nLevel 4, every move with a choice above ({stats.count}), {clock} seconds: mean {stats.mean:.2f}, "
+            f"median {stats.median:.2f}, p95 {stats.p95:.2f}, max {stats.max:.2f}; goal p95 <= {LEVEL4_P95_S:g} s: "
+            f"{met}"
         )
     return "\n".join(rows)
 
@@ -157,7 +173,14 @@ def main(argv: list[str] | None = None) -> None:
         help="cpu: the levels' deadlines count CPU seconds (L4:clock=cpu), for a busy machine; wall times then "
         "show the load, not the goal",
     )
+    parser.add_argument(
+        "--table-only",
+        action="store_true",
+        help="play nothing: the table of the games already in --out (each line with the games it has)",
+    )
     args = parser.parse_args(argv)
+    if args.table_only and not args.out:
+        parser.error("--table-only reads the games in --out")
     selected = args.only.split(",")
     if unknown := set(selected) - set(PAIRINGS):
         parser.error(f"unknown pairings {', '.join(sorted(unknown))}: choose from {', '.join(PAIRINGS)}")
@@ -177,9 +200,12 @@ def main(argv: list[str] | None = None) -> None:
     def play(label: str, a: str, b: str, goal: Goal | None, positions: list[Any] | None = None) -> Line:
         match = Match(level(a), level(b), args.game, options, args.seed, opening)
         print(f"\n## {label}", flush=True)
-        run = run_match(
-            match, args.games, file_for(args.out, match), args.resume, log=_log, calibration_positions=positions
-        )
+        if args.table_only:
+            run = recorded(match, file_for(args.out, match))
+        else:
+            run = run_match(
+                match, args.games, file_for(args.out, match), args.resume, log=_log, calibration_positions=positions
+            )
         print(format_summary(match, run.summary(), run.resolved()), flush=True)
         lines.append(Line(label, match, run, goal))
         if run.interrupted:
@@ -192,10 +218,11 @@ def main(argv: list[str] | None = None) -> None:
             top = play("L4 vs L3", "L4", "L3", STEP)
             summary = top.run.summary()
             level4 = summary.cpu_a or summary.times_a
+            # The positions the UCT will face against level 4 are unknown before it plays them; in Iago level 4
+            # meets dearer ones (more moves with a choice) than its opponent, so both sides' are the sample (also
+            # when --level4-time keeps the time of an earlier run, so resumed games are calibrated the same way).
+            positions = positions_of(top.run.records, top.match)
             if level4 is not None and summary.times_a is not None and level4_time is None:
-                # The positions the UCT will face against level 4 are unknown before it plays them; in Iago level 4
-                # meets dearer ones (more moves with a choice) than its opponent, so both sides' are the sample.
-                positions = positions_of(top.run.records, top.match)
                 level4_time = round(level4.mean, 3)
                 print(
                     f"\nLevel 4's mean time per move with a choice over {level4.count} moves: {level4_time:g} CPU "
@@ -216,12 +243,24 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         print("\ninterrupted: the table of the matches so far", flush=True)
     title = f"{args.game} {' '.join(args.option)}".strip()
-    print(f"\n### {title}: {args.games} games a pairing, seed {args.seed}\n")
+    played = "the games played so far" if args.table_only else f"{args.games} games a pairing"
+    print(f"\n### {title}: {played}, seed {args.seed}\n")
     print(table(lines))
     if args.clock == "cpu":
         print("The levels ran with clock=cpu: their wall times above include waiting for a busy machine.")
     if any(math.isnan(line.run.summary().score) for line in lines):
         print("(a match without games shows nan)")
+
+
+def recorded(match: Match, path: Path | None) -> Run:
+    """The games of ``match`` in ``path`` as a run, without building its players (a calibrated UCT shows the
+    iteration count it was resolved to)."""
+    records = sorted(read_records(path, match), key=lambda r: r["index"])
+    names = []
+    for position, spec in enumerate((match.a, match.b)):
+        resolved = [r["resolved"][r["a_side"] if position == 0 else 1 - r["a_side"]] for r in records]
+        names.append(Player(spec, resolved[0] if resolved else spec, lambda state, rng: ""))
+    return Run(records, (names[0], names[1]))
 
 
 def _log(message: str) -> None:

@@ -489,7 +489,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         found = await self.current_game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
         found, state, move = await self.service.hint(found.id, interaction.user.id)
-        text = tr(interaction.locale, "Try **{move}**: the bot's level-3 suggestion, shown on the board.", move=move)
+        text = tr(interaction.locale, "Try **{move}**: the bot's level-4 suggestion, shown on the board.", move=move)
         board = await board_file(interaction, found, state, private=True, suggestion=move)  # on the member's position
         await interaction.followup.send(text, file=board, ephemeral=True)
 

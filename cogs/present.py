@@ -159,6 +159,9 @@ def finish_lines(locale: Any, game: Game, finish: Finish) -> list[str]:
     return lines
 
 
+HURRIED = N_("Many games are running: I thought less than usual.")
+
+
 def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
     game, state = report.game, report.state
     lines = [heading] if heading else []
@@ -175,6 +178,8 @@ def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
         turn = next_turn_line(locale, game, state)
         if turn:
             lines.append(turn)
+    if report.hurried:
+        lines.append(tr(locale, HURRIED))
     return "\n".join(lines)
 
 

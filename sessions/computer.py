@@ -9,6 +9,7 @@ again later.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from typing import Any
 
@@ -20,7 +21,7 @@ from sessions.game import Game, PlayedMove, ReplyTo, Report, title_of
 from sessions.log import TAKEBACK, in_force
 from sessions.refusal import UserError
 from sessions.table import Table
-from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, Thinker, ThinkingFailed
+from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, HINT_SECONDS, Thinker, ThinkingFailed
 from sessions.turns import Turns
 from sessions.vocabulary import GameStatus, MoveKind
 
@@ -89,12 +90,13 @@ class ComputerPlayer:
                 level = game.ai_level or DEFAULT_LEVEL
                 entry = games.find(game.name)
                 try:
-                    move = await self.thinker.move(entry, game.options, state.moves, level, secrets.randbits(32))
+                    thought = await self.thinker.think(entry, game.options, state.moves, level, secrets.randbits(32))
                 except ThinkingFailed as error:
                     first = game_id not in self._stuck
                     self._stuck.add(game_id)
                     raise BotCannotMove(game, reports, first=first) from error
-                reports.append(await self._turns.play(game_id, bot_id, move))
+                report = await self._turns.play(game_id, bot_id, thought.move)
+                reports.append(dataclasses.replace(report, hurried=thought.cut_short))
                 self._stuck.discard(game_id)
         except UserError:
             return reports
@@ -119,9 +121,9 @@ class ComputerPlayer:
             )
 
     async def hint(self, game_id: int, user_id: int) -> tuple[Game, GameState, str]:
-        """The level-3 suggestion for the member to act in a game against the bot: the game, the member's position
-        (the suggestion is marked on it, not played: the turn, the last move and the legal moves stay theirs), and
-        the move."""
+        """The strongest level's suggestion (its search, a little shorter) for the member to act in a game against
+        the bot: the game, the member's position (the suggestion is marked on it, not played: the turn, the last
+        move and the legal moves stay theirs), and the move."""
         game = await self._turns.active(game_id, user_id)
         if not game.against_bot:
             raise UserError("Hints are for games against the bot; in a game between members, think for yourself!")
@@ -129,8 +131,9 @@ class ComputerPlayer:
         if state.chance:
             raise UserError("Roll the die first with /{game} roll.", game=game.name)
         entry = games.find(game.name)
+        seed = secrets.randbits(32)
         try:
-            move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, secrets.randbits(32))
+            move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, seed, budget=HINT_SECONDS)
         except ThinkingFailed as error:
             raise UserError(THINKING_FAILED) from error
         return game, state, move
@@ -139,7 +142,8 @@ class ComputerPlayer:
         """Up to three of the member's own moves in a finished game where the level-4 evaluation dropped most:
         (its number in the log, as /history and the replays number it, the move, a better move, the drop). The
         moves in force are searched (a takeback's undone moves are not), each named by its place in the log, so
-        the position before it is ``position(game, number - 1)``. Only for the game's players."""
+        the position before it is ``position(game, number - 1)``. Only for the game's players; the search has
+        ``analysis_seconds`` for the whole game, shared by the member's moves."""
         game = await self._table.game(game_id, guild_id)
         if user_id not in game.players:
             raise UserError("You can analyse only your own games.")
@@ -150,19 +154,28 @@ class ComputerPlayer:
         kept = in_force(games.find(game.name), game.options, log, member_side)  # takebacks undone
         side = game.side_of(user_id)
         mine = [acted == side for _, _, acted in kept]
-        reviewed = await self.analyse_moves(game.name, game.options, [move for _, move, _ in kept], mine=mine)
+        moves = [move for _, move, _ in kept]
+        reviewed = await self.analyse_moves(game.name, game.options, moves, mine=mine, side=side)
         return [(kept[i - 1][0], move, better, drop) for i, move, better, drop in reviewed]
 
     async def analyse_moves(
-        self, name: str, options: dict[str, Any], moves: list[str], *, mine: list[bool] | None = None
+        self,
+        name: str,
+        options: dict[str, Any],
+        moves: list[str],
+        *,
+        mine: list[bool] | None = None,
+        side: int | None = None,
     ) -> list[tuple[int, str, str, float]]:
         """The same analysis of any game of ``name`` given as its moves (a record played elsewhere, say): (the
-        move's number in ``moves``, counted from 1, ...); ``mine``: which of the moves may be reviewed."""
+        move's number in ``moves``, counted from 1, ...); ``mine``: which of the moves may be reviewed; ``side``:
+        only that side's moves are searched (None: both), within ``analysis_seconds`` for the whole game."""
         entry = games.find(name)
         if entry.ai is None:
             raise UserError("I do not play {title} myself, so I cannot analyse its games.", title=title_of(name))
+        seconds = self._table.settings.analysis_seconds
         try:
-            judged = await self.thinker.analysis(entry, options, moves, self._table.settings.analysis_seconds)
+            judged = await self.thinker.analysis(entry, options, moves, seconds, side)
         except ThinkingFailed as error:
             raise UserError(THINKING_FAILED) from error
         if mine is not None:

@@ -151,6 +151,7 @@ class Report:
     announcement_id: int | None = None
     kind: ReportKind = ReportKind.MOVE
     by: int | None = None  # the member whose action this reports
+    hurried: bool = False  # the bot's move, searched for less time than usual because many games wait for it
     ply: int | None = None  # the log's length at ``state`` (a late delivery: behind the game's); None: the game's
     # In a game against the bot, an action after which the bot acts: its announcement waits for the bot's reply,
     # which announces both in one message (sessions/announcements.py); the member's reply only holds the place.

@@ -37,7 +37,7 @@ class Settings:
     threads: bool = True
     ai_move_seconds: float | None = None  # a cap on the bot's thinking time at every level (tests, small hosts)
     render_workers: int = 0  # processes that draw the boards; 0: threads of this process (sessions/drawing.py)
-    analysis_seconds: float = 0.15  # search time per position when analysing a whole game
+    analysis_seconds: float = 10.0  # search time for analysing a whole game, shared by its positions
     puzzle_seconds: float = 16.0  # mining's strongest search per position: ten times level 4's 1.6 s
 
 

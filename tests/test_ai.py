@@ -201,6 +201,42 @@ def test_evaluate_averages_over_the_dice_at_a_chance_point() -> None:
     assert -1.0 <= ai.evaluate(state, 0, budget_s=0.05) <= 1.0
 
 
+@pytest.mark.parametrize("game", engines.NAMES)
+def test_analysis_answers_where_a_single_move_is_legal(game: str) -> None:
+    # A forced move still gets a value: an analysis or a hint walks every position of a record, and Polygo's
+    # pass (the rolled block fits nowhere, engine-api: listed alone) has no placement for the search to value.
+    options = {"size": 9} if game == "polygo" else {}
+    forced = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = engines.get(game).new_game(**options)
+        while not state.is_over and forced < 6:
+            moves = state.legal_moves()
+            if not state.chance and len(moves) == 1:
+                move, value = ai.analyse_position(state, budget_s=0.02)
+                assert move == moves[0]
+                assert -1.0 <= value <= 1.0
+                assert -1.0 <= ai.evaluate(state, 0, budget_s=0.02) <= 1.0
+                forced += 1
+            state.play(rng.choice(moves))
+    assert forced > 0  # random games of every game reach a forced move (Polygo: a pass on a crowded 9x9)
+
+
+def test_polygo_a_pass_is_analysed_as_the_position_it_leaves() -> None:
+    rng = random.Random(0)
+    state = P.new_game(size=9)
+    while state.chance or state.legal_moves() != ["pass"]:
+        state.play(rng.choice(state.legal_moves()))
+    before_roll = P.new_game(size=9)
+    for move in state.moves[:-1]:
+        before_roll.play(move)
+    assert before_roll.chance  # the roll that left no room for the block
+    move, value = ai.analyse_position(state, budget_s=0.05)
+    assert move == "pass"
+    assert -1.0 <= value <= 1.0
+    assert -1.0 <= ai.evaluate(before_roll, state.turn, budget_s=0.05) <= 1.0
+
+
 # --- the searches' own models of the rules must agree with the engines --------------------------------------
 
 

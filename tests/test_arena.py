@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import games
-from bench import arena, players
+from bench import arena, ladder, players
 from bench.arena import Match, run_match
 from bench.uct import UCT, calibrate
 from games import GameEntry
@@ -297,3 +297,13 @@ def test_the_cpu_clock_is_only_borrowed_for_the_call() -> None:
     with pytest.raises(RuntimeError), players.cpu_clock():
         raise RuntimeError
     assert time.perf_counter is wall
+
+
+def test_the_ladders_table_only_mode_reads_the_games_without_playing(tictactoe: GameEntry, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    match = Match("random", "uct:20", "tictactoe", seed=3, opening_plies=1)
+    played = run_match(match, 4, out, log=quiet)
+    read = ladder.recorded(match, out)
+    assert read.records == sorted(played.records, key=lambda r: r["index"])
+    assert read.summary() == played.summary() and read.resolved() == ("random", "uct:20")
+    assert ladder.recorded(Match("random", "uct:30", "tictactoe", seed=3), out).records == []

@@ -12,6 +12,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ai.polygo.evaluate import Side, leaf_value
+from ai.polygo.geometry import geometry as geometry_of
+from ai.polygo.geometry import stones_of
 from ai.polygo.search import root_values
 from ai.search import Analysis, Deadline, pick
 
@@ -70,5 +73,46 @@ def choose_move(
 
 def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
     """``ai.search.GameAI.analyse_position`` for Polygo: level 4's search, its best move and value."""
+    if state.legal_moves() == ["pass"]:
+        return "pass", _value_after_pass(state, budget_s)
     values, _ = root_values(state, _deadline(budget_s), None)
     return Analysis(values, 1, False).best()
+
+
+def _value_after_pass(state: Any, budget_s: float) -> float:
+    """A pass (the block fits nowhere) has no placement to search: its value is the position it leaves, for the
+    player who passes. The opponent rolls next, so that is the leaf value where it applies, else the average over
+    their faces of their best answer (a second pass ends the game, so this looks at most one more pass ahead)."""
+    me = state.turn
+    after = state.copy()
+    after.play("pass")
+    if after.is_over:
+        winner = after.result().winner
+        return 0.0 if winner is None else (1.0 if winner == me else -1.0)
+    quick = chance_value(after)
+    if quick is not None:
+        return quick if after.to_act == me else -quick
+    outcomes = after.legal_moves()
+    total = 0.0
+    for outcome in outcomes:
+        rolled = after.copy()
+        rolled.play(outcome)
+        if rolled.is_over:
+            winner = rolled.result().winner
+            total += 0.0 if winner is None else (1.0 if winner == me else -1.0)
+            continue
+        _, value = analyse_position(rolled, budget_s=budget_s / len(outcomes))
+        total += value if rolled.turn == me else -value
+    return total / len(outcomes)
+
+
+def chance_value(state: Any) -> float | None:
+    """The value of a position where a die is about to be rolled, for the player who rolls it, with no search:
+    the value the search gives its own leaves (each face's chance to close now, then the fitted race). None where
+    that value does not apply (the opening dice, a finisher's extra turns): the caller averages over the faces."""
+    roller = state.to_act
+    if roller is None or state.first_finisher is not None or not state.moves or state.moves[-1].startswith("open"):
+        return None
+    geo = geometry_of(state.size)
+    own = (stones_of(state, 0), stones_of(state, 1))
+    return leaf_value(geo, Side.scan(geo, own[roller], own[1 - roller]), Side.scan(geo, own[1 - roller], own[roller]))

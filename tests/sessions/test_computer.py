@@ -161,12 +161,12 @@ async def test_a_search_that_fails_every_attempt_says_so_once_per_spell(
     game_id = await against_the_bot(service)
     await service.play(game_id, ALICE, (await service.state(await service.game(game_id))).legal_moves()[0])
     thinker = service._computer.thinker
-    search = thinker.move
+    search = thinker.think
 
     async def broken(*args: object) -> str:
         raise ThinkingFailed("the search lost its worker 3 times")
 
-    monkeypatch.setattr(thinker, "move", broken)
+    monkeypatch.setattr(thinker, "think", broken)
     firsts = []
     for _ in range(2):
         with pytest.raises(BotCannotMove) as stuck:
@@ -175,11 +175,11 @@ async def test_a_search_that_fails_every_attempt_says_so_once_per_spell(
         firsts.append(stuck.value.first)
     assert firsts == [True, False]
     assert [game.id for game in await service.bot_games_to_move()] == [game_id]  # the sweep still finds it
-    monkeypatch.setattr(thinker, "move", search)
+    monkeypatch.setattr(thinker, "think", search)
     (report,) = await service.play_for_bot(game_id)
     assert report.game.ply == 2
     await service.play(game_id, ALICE, report.state.legal_moves()[0])
-    monkeypatch.setattr(thinker, "move", broken)
+    monkeypatch.setattr(thinker, "think", broken)
     with pytest.raises(BotCannotMove) as again:
         await service.play_for_bot(game_id)
     assert again.value.first  # a new spell
@@ -190,9 +190,28 @@ async def test_a_hint_whose_search_fails_is_a_polite_refusal(
 ) -> None:
     game_id = await against_the_bot(service)
 
-    async def broken(*args: object) -> str:
+    async def broken(*args: object, **options: object) -> str:
         raise ThinkingFailed("the search lost its worker 3 times")
 
     monkeypatch.setattr(service._computer.thinker, "move", broken)
     with pytest.raises(UserError, match="try again in a moment"):
         await service.hint(game_id, ALICE)
+
+
+async def test_a_busy_pool_makes_the_bot_think_less_and_say_so(database_url: str) -> None:
+    # Level 4 always thinks its whole budget, so a shorter one is really used up (sessions/pace.py).
+    service = await GameService.open(database_url, Settings(ai_move_seconds=0.5))
+    try:
+        game_id = await against_the_bot(service, level=4)
+        pace = service._computer.thinker.pace
+        for turn in range(2):
+            busy = turn == 0
+            if busy:  # every worker is booked for 1.7 s more: a search now has 0.05 s of the 1.8 s left
+                pace.free_at = [pace.clock() + 1.7] * len(pace.free_at)
+            state = await service.state(await service.game(game_id))
+            await service.play(game_id, ALICE, state.legal_moves()[0])
+            (report,) = await service.play_for_bot(game_id)
+            assert report.hurried is busy
+            assert min(pace.free_at) <= pace.clock()  # the search ended: its worker is free again
+    finally:
+        await service.close()

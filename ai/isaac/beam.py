@@ -1,4 +1,4 @@
-"""ISAAC: a beam alpha-beta over a light model of both phases, kept here for speed.
+"""ISAAC: a beam alpha-beta over a light model of both phases; level 1 values each move one ply deep with it.
 
 Placement is valued by *line potential*: a piece scores its value times the pieces on its line when it is
 removed, so a side's potential is the sum of value x (other pieces on its line) over its pieces; a placement is
@@ -11,11 +11,10 @@ and scores that park the counter on an opponent's piece to stop its removal. Gam
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from typing import Any
 
-from ai.search import Deadline, analyse_by_levels, choose_by_levels
+from ai.search import Deadline
 from engines import isaac as E
 
 SIZE = 10
@@ -322,19 +321,3 @@ class IsaacSearch:
                     if alpha >= beta:
                         break
         return best
-
-
-def _strategy(full_width_root: bool) -> IsaacSearch:
-    return IsaacSearch(full_width_root=full_width_root)
-
-
-def choose_move(
-    state: Any, level: int, rng: random.Random, *, budget_s: float | None = None, max_depth: int | None = None
-) -> str:
-    """``ai.search.GameAI.choose_move`` for ISAAC."""
-    return choose_by_levels(_strategy, state, level, rng, budget_s, max_depth)
-
-
-def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
-    """``ai.search.GameAI.analyse_position`` for ISAAC."""
-    return analyse_by_levels(_strategy, state, budget_s)
