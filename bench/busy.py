@@ -8,7 +8,7 @@ prints the time from the member's command to the bot's board (the announcement o
 per game and overall (p50, p95, max), and how many of the bot's replies said it thought less than usual. The
 issue's goal: p95 at most 3 s with 20 games against level 4 on this 2-core machine. ``--pool-only`` measures the
 search pool alone (``Thinker``, in this process): the part of that time the bot's thinking takes, with its
-deadline of 1.8 s (``sessions/pace.py``).
+deadline of ``THINK_DEADLINE`` (``sessions/pace.py``).
 """
 
 from __future__ import annotations

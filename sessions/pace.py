@@ -15,8 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 # From asking for the bot's move to having it: what is left of the 3 s goal (member's move -> bot's board) after
-# the member's board is drawn and sent, and the bot's move is committed, drawn and sent.
-THINK_DEADLINE = 1.8
+# the member's board is drawn and sent, and the bot's move is committed, drawn and sent. Measured by bench/busy.py
+# (20 games against level 4 on 2 cores): 1.8 s gave a p95 of 2.69, 3.07 and 3.60 s in three runs, 1.2 s 2.12 and
+# 2.26 s (drawing shares the two cores with the searches, so a busy pool slows the rest of the reply too).
+THINK_DEADLINE = 1.2
 LEAST = 0.05  # the shortest search: level 4 still looks one ply ahead with every move valued
 OVERHEAD = 0.05  # a worker rebuilding the position from its moves and sending the answer back
 USUAL = 1.6  # what a search that names no budget is booked for: level 4's time (lower levels give theirs back)

@@ -590,19 +590,26 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         Re-checked after every change the fake sees. Raises :class:`BotCrashed` if the bot
         dies meanwhile and ``AssertionError`` after ``timeout`` (default ``self.timeout``).
         """
+        # The deadline is kept by hand, not by an ``asyncio.timeout`` around the loop: on Python 3.11 a
+        # ``wait_for`` whose wait ends just as the outer timeout cancels it swallows that cancellation, and the
+        # loop then polls forever (CPython gh-86296, fixed in 3.12; seen with twenty tables in bench/busy.py).
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (self.timeout if timeout is None else timeout)
         try:
-            async with asyncio.timeout(self.timeout if timeout is None else timeout):
-                while True:
-                    self._check_bot()
-                    result = predicate()
-                    if inspect.isawaitable(result):
-                        result = await result
-                    if result:
-                        return result
-                    # Also poll: some conditions (bot.is_ready(), bot-side state) change
-                    # without any request reaching the fake.
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), self.poll_interval)
+            while True:
+                self._check_bot()
+                result = predicate()
+                if inspect.isawaitable(result):
+                    result = await asyncio.wait_for(result, max(0.0, deadline - loop.time()))
+                if result:
+                    return result
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise TimeoutError
+                # Also poll: some conditions (bot.is_ready(), bot-side state) change
+                # without any request reaching the fake.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), min(self.poll_interval, left))
         except TimeoutError:
             details = ""
             if self.unknown_requests:

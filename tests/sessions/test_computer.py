@@ -10,6 +10,7 @@ import pytest
 
 import games
 from sessions.log import in_force
+from sessions.pace import THINK_DEADLINE
 from sessions.service import BotCannotMove, GameService, Settings, UserError
 from sessions.thinking import ThinkingFailed
 from sessions.vocabulary import AnnouncementKind, MoveKind, ReportKind
@@ -206,8 +207,8 @@ async def test_a_busy_pool_makes_the_bot_think_less_and_say_so(database_url: str
         pace = service._computer.thinker.pace
         for turn in range(2):
             busy = turn == 0
-            if busy:  # every worker is booked for 1.7 s more: a search now has 0.05 s of the 1.8 s left
-                pace.free_at = [pace.clock() + 1.7] * len(pace.free_at)
+            if busy:  # every worker is booked past the deadline: a search now has the least time (LEAST)
+                pace.free_at = [pace.clock() + THINK_DEADLINE] * len(pace.free_at)
             state = await service.state(await service.game(game_id))
             await service.play(game_id, ALICE, state.legal_moves()[0])
             (report,) = await service.play_for_bot(game_id)
