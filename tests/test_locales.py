@@ -85,3 +85,10 @@ def test_no_message_is_defined_twice_in_a_po_file() -> None:
         keys = re.findall(r'^(?:msgctxt "(.*)"\n)?msgid "(.*)"\n(?:msgid_plural|msgstr)', po.read_text("utf-8"), re.M)
         twice = sorted({key for key in keys if keys.count(key) > 1})
         assert twice == [], f"{po} defines these more than once: {twice}"
+
+
+async def test_every_translated_message_is_still_used(loaded_bot: GameBot) -> None:
+    # A translation whose English left the code is dead weight that nobody reviews (an old refusal, a renamed
+    # option): each msgid of the catalogue is a message the code or a command still says.
+    used = source_messages() | command_messages(loaded_bot.tree)
+    assert [msgid for msgid in catalogue("ja") if msgid not in used] == []
