@@ -243,15 +243,25 @@ async def _give_role(client: discord.Client, guild_id: int, user_id: int, role_i
 
 async def _close_signup(client: discord.Client, view: TournamentView, locale: Any) -> None:
     """The sign-up message loses its buttons and says who plays (best-effort: the round is announced anyway)."""
+    await edit_signup(client, view, locale, None)
+
+
+async def edit_signup(
+    client: discord.Client, view: TournamentView, locale: Any, buttons: discord.ui.View | None
+) -> None:
+    """The sign-up message says who is in now, with ``buttons`` (None: closed). Best-effort: a deleted message
+    changes nothing about the tournament itself."""
     tournament = view.tournament
     if tournament.message_id is None:
         return
     channel = client.get_partial_messageable(tournament.channel_id, guild_id=tournament.guild_id)
     text = signup_text(locale, tournament, [player.user_id for player in view.players])
     try:
-        await channel.get_partial_message(tournament.message_id).edit(content=text, view=None, allowed_mentions=QUIET)
+        await channel.get_partial_message(tournament.message_id).edit(
+            content=text, view=buttons, allowed_mentions=QUIET
+        )
     except discord.HTTPException as error:
-        log.info("Could not close the sign-up message of tournament %s: %s", tournament.id, error)
+        log.info("Could not update the sign-up message of tournament %s: %s", tournament.id, error)
 
 
 async def _season_end(client: discord.Client, bulletin: Bulletin) -> int | None:

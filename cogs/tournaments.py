@@ -21,7 +21,7 @@ import games
 from cogs import present
 from cogs.announce import deliver_now
 from cogs.context import remember_members, service_of
-from cogs.tournament_news import standings_file
+from cogs.tournament_news import edit_signup, standings_file
 from cogs.tournament_words import (
     STATUSES,
     board_line,
@@ -35,7 +35,7 @@ from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from locales import N_, tr
 from sessions.host import ServiceHost
 from sessions.service import GameService, UserError
-from sessions.tournaments import MOVE_TIMES, Tournament
+from sessions.tournaments import MOVE_TIMES, SIGNUP, Tournament
 
 NOT_ORGANISER = N_("Only the server's admins and its tournament organisers can do that.")
 AUTOCOMPLETE_LIMIT = 25
@@ -277,6 +277,8 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
             name=view.tournament.name,
         )
         await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
+        if view.tournament.status == SIGNUP:  # the sign-up message no longer lists them
+            await edit_signup(interaction.client, view, locale, signup_view(view.tournament.id, locale))
         await deliver_now(interaction.client)
 
     @app_commands.command(name="cancel", description="Cancel a tournament: its games still on end with no result.")

@@ -314,6 +314,14 @@ async def test_a_five_player_round_robin_gives_everyone_a_bye_and_sonneborn_berg
         left = await (await fake.click(q5, signup, f"tournament:leave:{tournament_id}")).final()
         assert q5.mention not in left.content
         await join(fake, signup, tournament_id, [q5])
+        # Removed by the organiser before the start: the sign-up message stops listing them and stays open.
+        removed = await (
+            await fake.slash(fake.alice, "tournament", "remove", options={"tournament": tournament_id, "member": q5.id})
+        ).final()
+        assert q5.mention in removed.content
+        await fake.wait_until(lambda: q5.mention not in fake.messages[signup.id].content, what="the sign-up updated")
+        assert f"tournament:join:{tournament_id}" in fake.messages[signup.id].custom_ids()
+        await join(fake, signup, tournament_id, [q5])
         bot.service.clock = lambda: time.time() + 25 * HOUR  # past the day of sign-up: the sweep starts it
         await bot.get_cog("HousekeepingCog").sweep()
         for number in (1, 2):
