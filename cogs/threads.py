@@ -34,6 +34,7 @@ NO_THREADS = N_(
 FOLLOW = N_("Follow the game in {thread}.")
 PLAYED_IN = N_("The game was played in {thread}.")
 NO_RESULT = N_("The game ended with no result (aborted or cancelled). It was played in {thread}.")
+TOURNAMENT_ROUND = N_("**{name}**, round {round}")
 
 # Channels already told why their games are not in threads: once per channel (and per process; after a restart
 # a channel may read it once more, which is harmless and lets a fixed permission be noticed).
@@ -162,9 +163,13 @@ async def update_header(client: discord.Client, service: GameService, report: Re
             return
         guild = client.get_guild(game.guild_id)
         locale = guild.preferred_locale if guild else None
+        heading = None
+        if game.tournament_id is not None:  # a tournament game's header keeps saying which tournament and round
+            view = await service.tournaments.view(game.tournament_id)
+            heading = tr(locale, TOURNAMENT_ROUND, name=view.tournament.name, round=view.round_of(game.id))
         channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         await channel.get_partial_message(game.challenge_message_id).edit(
-            content=header_text(locale, game), view=None, allowed_mentions=QUIET
+            content=header_text(locale, game, heading), view=None, allowed_mentions=QUIET
         )
     except Exception as error:
         log.info("Could not update the header of game %s: %s", game_id, error)

@@ -92,7 +92,7 @@ async def deliver_paired(client: discord.Client, notice: Notice) -> int | None:
     assert game.tournament_id is not None
     view = await service.tournaments.view(game.tournament_id)
     tournament = view.tournament
-    number = next((board.round for board in view.boards if board.game_id == game.id), tournament.round)
+    number = view.round_of(game.id)
     guild = client.get_guild(game.guild_id)
     locale = _locale(client, game.guild_id)
     channel = client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)

@@ -73,6 +73,10 @@ class TournamentView:
     def round_boards(self, number: int) -> list[Board]:
         return [board for board in self.boards if board.round == number]
 
+    def round_of(self, game_id: int) -> int:
+        """The round a game of this tournament belongs to (the current one if it is not on a board yet)."""
+        return next((board.round for board in self.boards if board.game_id == game_id), self.tournament.round)
+
 
 def points_of(row: PairingRow) -> tuple[int, int] | None:
     """A board's result in half points, or None while its game is on. A game an admin cancelled scores nothing

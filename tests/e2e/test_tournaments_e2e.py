@@ -190,6 +190,11 @@ async def test_an_eight_player_swiss_of_three_rounds_plays_to_the_end_through_a_
         assert pairings(seen, 1, names) == [("P1", "P5"), ("P6", "P2"), ("P3", "P7"), ("P8", "P4")]
         for loser in (p5, p6, p7, p8):
             await resign(fake, bot, game_of(seen, 1, loser.id), loser)
+        # A finished game's header gets its result and still says which tournament and round it belongs to.
+        header_id = (await bot.service.game(game_of(seen, 1, p5.id))).challenge_message_id
+        assert header_id is not None
+        await fake.wait_until(lambda: "resigned" in fake.messages[header_id].content.lower(), what="the result")
+        assert "**Spring Swiss**, round 1" in fake.messages[header_id].content
         seen = await next_round(fake, bot, tournament_id, 2)
 
     async with start_bot() as bot:  # a restart between the rounds: the new process carries on
