@@ -361,6 +361,8 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
         self.fail_on_bot_errors = fail_on_bot_errors
         self.error_loggers = error_loggers
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.heartbeat_round_trip = 0.02  # seconds before a HEARTBEAT_ACK, as over a network
+        self._acks: set[asyncio.Task[None]] = set()
         self.poll_interval = 0.02
         self.interaction_deadline = interaction_deadline
         self.token_lifetime = token_lifetime
@@ -1035,9 +1037,20 @@ class FakeDiscord(InteractionsMixin, RestMixin, RequestLogMixin):
             self._notify()
         return ws
 
+    async def _ack_heartbeat(self, gw: _Gateway) -> None:
+        await asyncio.sleep(self.heartbeat_round_trip)
+        if gw.open:
+            with contextlib.suppress(ConnectionResetError, RuntimeError):
+                await gw.send(11, None)
+
     async def _on_gateway_frame(self, gw: _Gateway, op: int, d: Any) -> None:
         if op == 1:  # HEARTBEAT
-            await gw.send(11, None)
+            # Acknowledged after a round trip, as over a network: an ACK sent at once can reach discord.py before
+            # its keep-alive thread has noted the time of the heartbeat, and it then logs "websocket is 41 s behind"
+            # (the time since the previous heartbeat).
+            ack = asyncio.get_running_loop().create_task(self._ack_heartbeat(gw))
+            self._acks.add(ack)
+            ack.add_done_callback(self._acks.discard)
         elif op == 2:  # IDENTIFY
             if d.get("shard"):
                 shard_id, shard_count = (int(x) for x in d["shard"])
