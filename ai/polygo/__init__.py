@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import ai
 from ai.polygo.evaluate import Side, leaf_value
 from ai.polygo.geometry import geometry as geometry_of
 from ai.polygo.geometry import stones_of
@@ -81,29 +82,11 @@ def analyse_position(state: Any, *, budget_s: float) -> tuple[str, float]:
 
 def _value_after_pass(state: Any, budget_s: float) -> float:
     """A pass (the block fits nowhere) has no placement to search: its value is the position it leaves, for the
-    player who passes. The opponent rolls next, so that is the leaf value where it applies, else the average over
-    their faces of their best answer (a second pass ends the game, so this looks at most one more pass ahead)."""
-    me = state.turn
+    player who passes, as ``ai.evaluate`` values it (the leaf value where the opponent's roll has one, else their
+    best answer averaged over the faces; a second pass ends the game)."""
     after = state.copy()
     after.play("pass")
-    if after.is_over:
-        winner = after.result().winner
-        return 0.0 if winner is None else (1.0 if winner == me else -1.0)
-    quick = chance_value(after)
-    if quick is not None:
-        return quick if after.to_act == me else -quick
-    outcomes = after.legal_moves()
-    total = 0.0
-    for outcome in outcomes:
-        rolled = after.copy()
-        rolled.play(outcome)
-        if rolled.is_over:
-            winner = rolled.result().winner
-            total += 0.0 if winner is None else (1.0 if winner == me else -1.0)
-            continue
-        _, value = analyse_position(rolled, budget_s=budget_s / len(outcomes))
-        total += value if rolled.turn == me else -value
-    return total / len(outcomes)
+    return ai.evaluate(after, state.turn, budget_s=budget_s, game_ai=__name__)
 
 
 def chance_value(state: Any) -> float | None:
