@@ -19,7 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
-from sessions.service import GameService, ReplyTo
+from sessions.model import ReplyTo
+from sessions.service import GameService
 
 GUILD, CHANNEL = 1, 2
 PAGE = os.sysconf("SC_PAGE_SIZE")

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import games
 from cogs.controls import plan, step_view
 from sessions.abort import Aborts
-from sessions.vocabulary import GameStatus
+from sessions.model import GameStatus
 
 
 class Service:

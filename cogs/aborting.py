@@ -19,8 +19,7 @@ from cogs.reply import FAILED, nonce
 from cogs.threads import QUIET, header_text
 from cogs.tree import send_private
 from locales import N_, tr
-from sessions.refusal import ChannelLink
-from sessions.service import Game
+from sessions.model import ChannelLink, Game
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from cogs.announce import deliver_now
 from cogs.tree import answer_error, clip, send_private
 from locales import N_, tr
 from sessions.admin import AdminActions
-from sessions.guild_settings import CHALLENGE_MINUTES, DAILY_HOURS, REMINDER_HOURS, GuildSettings
 from sessions.host import ServiceHost
-from sessions.service import GameService, UserError
+from sessions.model import CHALLENGE_MINUTES, DAILY_HOURS, REMINDER_HOURS, GuildSettings, UserError
+from sessions.service import GameService
 
 CONFIRM_SECONDS = 60.0  # how long a destructive action's confirm button stays usable
 NOT_ADMIN = N_("Only members with the Manage Server permission can use /admin.")

@@ -35,9 +35,9 @@ from cogs.stuck import BOT_TURN_WANTED, tell_stuck
 from cogs.threads import update_header
 from cogs.tournament_news import deliver_bulletin, deliver_paired
 from locales import N_, tr
-from sessions.open_challenges import OPEN_SEAT
-from sessions.service import BotCannotMove, Bulletin, DatabaseUnavailable, Game, GameService, Notice, Report
-from sessions.vocabulary import AnnouncementKind, GameStatus
+from sessions.computer import BotCannotMove
+from sessions.model import OPEN_SEAT, AnnouncementKind, Bulletin, DatabaseUnavailable, Game, GameStatus, Notice, Report
+from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from locales import N_, tr
-from sessions.service import Report
+from sessions.model import Report
 
 REMATCH_LABEL = N_("Rematch")
 

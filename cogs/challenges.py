@@ -24,7 +24,7 @@ from cogs.reply import answer, post_report, reply_to, reply_with_closed, tell_pl
 from cogs.threads import open_game_thread, tell_once
 from cogs.tree import IN_SERVER_ONLY, answer_error
 from locales import N_, tr
-from sessions.service import DatabaseUnavailable, Game, Report, UserError
+from sessions.model import DatabaseUnavailable, Game, Report, UserError
 
 log = logging.getLogger(__name__)
 

@@ -40,8 +40,8 @@ from games import GameEntry
 from locales import N_, tr
 from sessions.host import ServiceHost
 from sessions.memory import LruCache
-from sessions.service import DatabaseUnavailable, Game, GameService, Report, UserError
-from sessions.vocabulary import GameStatus
+from sessions.model import DatabaseUnavailable, Game, GameStatus, Report, UserError
+from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,8 @@ from cogs.places import place_id, settle_place
 from engines import GameState
 from sessions.host import ServiceHost
 from sessions.memory import LruCache
-from sessions.service import Game, GameService
+from sessions.model import Game
+from sessions.service import GameService
 
 # How a board of a game in play is drawn, wherever it carries components to tap: for a phone (docs/boards.md).
 PLAYING_LAYOUT = "portrait"

@@ -27,8 +27,8 @@ from cogs.context import PLAYING_LAYOUT, remember_members
 from engines import GameState
 from games.taps import MAX_MENUS, RESERVED, Menu, Step, Text
 from locales import N_, tr, words
-from sessions.service import Game, GameService, Report
-from sessions.vocabulary import GameStatus
+from sessions.model import Game, GameStatus, Report
+from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from discord.ext import commands, tasks
 from cogs.announce import deliver_now, start_bot_turn
 from cogs.background import BackgroundCog
 from sessions.host import ServiceHost
-from sessions.service import DatabaseUnavailable, GameService
+from sessions.model import DatabaseUnavailable
+from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 

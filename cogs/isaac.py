@@ -10,7 +10,7 @@ from engines import IllegalMove
 from engines import isaac as engine
 from games.isaac import ENTRY
 from locales import N_, tr
-from sessions.service import UserError
+from sessions.model import UserError
 
 PIECE_LABEL = N_("{length} squares (value {value})")
 PIECES = [

@@ -13,7 +13,7 @@ from cogs import present
 from cogs.tournament_words import when
 from locales import ntr, tr
 from sessions.host import ServiceHost
-from sessions.ratings import Rating
+from sessions.model import Rating
 from sessions.service import GameService
 
 

@@ -30,7 +30,8 @@ from cogs.tree import IN_SERVER_ONLY, answer_error, clip, printable
 from games import GameEntry
 from lessons import Judgement, Place, Said
 from locales import N_, tr
-from sessions.service import GameService, LessonPage, UserError
+from sessions.model import LessonPage, UserError
+from sessions.service import GameService
 
 AUTOCOMPLETE_LIMIT = 25
 NAME = r"[a-z0-9_-]{1,32}"

@@ -21,7 +21,8 @@ from cogs.context import service_of
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import GameService, UserError
+from sessions.model import UserError
+from sessions.service import GameService
 
 PER_PAGE = 10
 STEPS = {"prev": N_("Previous"), "next": N_("Next")}

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from locales import N_
-from sessions.service import Game
+from sessions.model import Game
 
 NOT_INSTALLED_HERE = N_(
     "I am not a member of this server, so I cannot run games here. Ask an admin to add me, or play in a DM or "

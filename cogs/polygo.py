@@ -9,7 +9,7 @@ from cogs.common import GameCog
 from cogs.reply import reply_to
 from engines import polygo as engine
 from games.polygo import ENTRY
-from sessions.service import UserError
+from sessions.model import UserError
 
 TURNS = [app_commands.Choice(name=f"{degrees}°", value=degrees) for degrees in engine.TURNS]
 MAX_POINT_TEXT = 10

@@ -18,7 +18,7 @@ from cogs.announce import reply_with_report, start_bot_turn
 from cogs.context import display_names, service_of
 from cogs.reply import FAILED, post_report
 from cogs.threads import ARCHIVE_MINUTES, QUIET, header_text, tell_once, thread_name, wants_thread
-from sessions.service import Report
+from sessions.model import Report
 
 log = logging.getLogger(__name__)
 

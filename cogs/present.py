@@ -12,9 +12,7 @@ import games
 from engines import GameState
 from games import Say
 from locales import N_, option_name, tr
-from sessions.log import TAKEBACK
-from sessions.service import Finish, Game, PlayedMove, Report
-from sessions.vocabulary import Ending, MoveKind, ReportKind
+from sessions.model import TAKEBACK, Ending, Finish, Game, MoveKind, PlayedMove, Report, ReportKind
 
 
 def title(game: str, locale: Any = None) -> str:

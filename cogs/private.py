@@ -20,7 +20,7 @@ from cogs.context import client_service
 from cogs.places import is_private
 from cogs.reply import reply_to, report_message
 from sessions.memory import LruCache
-from sessions.service import Game, Notice, ReplyTo
+from sessions.model import Game, Notice, ReplyTo
 
 log = logging.getLogger(__name__)
 

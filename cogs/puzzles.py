@@ -27,10 +27,9 @@ from cogs.context import client_service, remember_members, service_of
 from cogs.places import place_id
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from locales import N_, ntr, tr
-from sessions.daily_puzzles import DailyJob, due_at
 from sessions.host import ServiceHost
-from sessions.puzzles import Answer, PuzzleView, draw_puzzle
-from sessions.service import DatabaseUnavailable, UserError
+from sessions.model import Answer, DailyJob, DatabaseUnavailable, PuzzleView, UserError, due_at
+from sessions.puzzles import draw_puzzle
 
 log = logging.getLogger(__name__)
 

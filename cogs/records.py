@@ -4,7 +4,7 @@ can be stepped through and analysed.
 
 A record's step-through is a private message that carries the record itself as a file: its First / Back / Forward /
 Last buttons (``record:<ply>:<slot>``) read the record from the message they are on, so they work after a restart
-and keep nothing in the database. The format is ``sessions/records_io.py``'s (docs/records.md).
+and keep nothing in the database. The format is ``sessions/game_records.py``'s (docs/records.md).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from cogs.tree import answer_error, clip, printable
 from engines import GameState
 from games import GameEntry
 from locales import N_, language_of, tr
-from sessions.records_io import MAX_RECORD_BYTES, TOO_BIG, GameRecord, dumps, export, load
-from sessions.service import Game, GameService, UserError
+from sessions.game_records import dumps, export, load
+from sessions.model import MAX_RECORD_BYTES, TOO_BIG, Game, GameRecord, UserError
+from sessions.service import GameService
 from sessions.words import alt_text, animation_alt_text
 
 RECORD_FILE = "record.json"

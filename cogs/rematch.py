@@ -21,7 +21,7 @@ from cogs.places import place_id
 from cogs.practice import open_practice, parent_of
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, answer_error
-from sessions.service import UserError
+from sessions.model import UserError
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game_id>[0-9]{1,19})"):

@@ -17,7 +17,7 @@ from cogs.context import board_image, display_names, remember_members, service_o
 from cogs.places import place_id
 from cogs.tree import answer_error
 from locales import N_, tr
-from sessions.service import Game
+from sessions.model import Game
 
 SLOTS: dict[str, str] = {"first": N_("First"), "back": N_("Back"), "forward": N_("Forward"), "last": N_("Last")}
 

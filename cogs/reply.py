@@ -24,9 +24,8 @@ from cogs.deadline import PUBLIC_PLACEHOLDER, can_still_answer, defer, time_left
 from cogs.threads import update_header
 from cogs.tree import send_private
 from locales import N_, tr
-from sessions.refusal import ChannelLink
-from sessions.service import GameService, ReplyTo, Report
-from sessions.vocabulary import GameStatus
+from sessions.model import ChannelLink, GameStatus, ReplyTo, Report
+from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 

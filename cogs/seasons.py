@@ -13,7 +13,8 @@ from cogs.announce import deliver_now
 from cogs.tournament_words import when
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import GameService, UserError
+from sessions.model import UserError
+from sessions.service import GameService
 
 MONTH_CHOICES = [
     app_commands.Choice(name=N_("1 month"), value=1),

@@ -19,8 +19,7 @@ from cogs import present
 from cogs.context import remember_members, service_of
 from cogs.tree import IN_SERVER_ONLY, answer_error, send_private
 from locales import N_, tr
-from sessions.service import Game, UserError
-from sessions.vocabulary import GameStatus
+from sessions.model import Game, GameStatus, UserError
 
 log = logging.getLogger(__name__)
 

@@ -28,10 +28,8 @@ from engines import GameState
 from games.taps import Step, Unavailable
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.refusal import Mention, UserError
-from sessions.service import Game
+from sessions.model import Game, GameStatus, Mention, UserError
 from sessions.turns import STALE_BOARD
-from sessions.vocabulary import GameStatus
 
 NOT_A_PLAYER = N_(
     "These buttons are for the players of game #{id}. To play yourself, challenge someone with /{game} challenge."

@@ -20,8 +20,8 @@ from cogs.context import display_names, service_of
 from cogs.deadline import in_time
 from cogs.tree import clip
 from locales import N_, tr
-from sessions.service import DatabaseUnavailable, Finish, Game, GameService, Report
-from sessions.vocabulary import GameStatus
+from sessions.model import DatabaseUnavailable, Finish, Game, GameStatus, Report
+from sessions.service import GameService
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from cogs.threads import ARCHIVE_MINUTES, QUIET, thread_name
 from cogs.tournament_words import board_line, move_time, points_text, signup_text, standings_lines, summary, when
 from cogs.tree import clip
 from locales import N_, tr
-from sessions.service import Bulletin, GameService, Notice
-from sessions.tournaments import TournamentView, shown
-from sessions.vocabulary import AnnouncementKind
+from sessions.model import AnnouncementKind, Bulletin, Notice, TournamentView
+from sessions.service import GameService
+from sessions.tournaments import shown
 
 log = logging.getLogger(__name__)
 

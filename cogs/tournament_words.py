@@ -10,7 +10,8 @@ import discord
 
 from cogs import present
 from locales import N_, ntr, tr
-from sessions.tournaments import Board, Tournament, TournamentView, shown
+from sessions.model import Board, Tournament, TournamentView
+from sessions.tournaments import shown
 
 FORMATS = {"swiss": N_("Swiss"), "round_robin": N_("round robin")}
 STATUSES = {

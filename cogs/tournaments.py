@@ -34,8 +34,9 @@ from cogs.tournament_words import (
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.service import GameService, UserError
-from sessions.tournaments import MOVE_TIMES, SIGNUP, Tournament
+from sessions.model import MOVE_TIMES, Tournament, UserError
+from sessions.service import GameService
+from sessions.tournaments import SIGNUP
 
 NOT_ORGANISER = N_("Only the server's admins and its tournament organisers can do that.")
 AUTOCOMPLETE_LIMIT = 25

@@ -24,8 +24,7 @@ from cogs.deadline import PUBLIC_PLACEHOLDER, arrived
 from cogs.places import place_refusal
 from engines import Phrase
 from locales import N_, nested, tr
-from sessions.refusal import ChannelLink, Mention, UserError
-from sessions.service import DatabaseUnavailable
+from sessions.model import ChannelLink, DatabaseUnavailable, Mention, UserError
 
 log = logging.getLogger(__name__)
 

@@ -13,11 +13,9 @@ import games
 from engines import GameState
 from games import GameEntry
 from sessions.announcements import reply_payload
-from sessions.game import Game, ReplyTo
-from sessions.refusal import UserError
+from sessions.model import AnnouncementKind, Game, GameStatus, ReplyTo, UserError
 from sessions.table import Table
 from sessions.turns import STALE_BOARD
-from sessions.vocabulary import AnnouncementKind, GameStatus
 from storage.outbox import Announce
 
 ABORT_BEFORE = 2  # a game may be aborted while neither player has made this many moves

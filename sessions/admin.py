@@ -6,10 +6,8 @@ from __future__ import annotations
 import secrets
 
 import games
-from sessions.game import Game
-from sessions.refusal import UserError
+from sessions.model import AnnouncementKind, Game, UserError
 from sessions.table import Table
-from sessions.vocabulary import AnnouncementKind
 from storage.admin import AuditRow, Forgotten
 from storage.outbox import Announce
 from storage.rows import OPEN

@@ -16,10 +16,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sessions.game import Game, PlayedMove, ReplyTo
 from sessions.memory import LruCache
+from sessions.model import FOLLOW_THE_GAME, REPORTED, AnnouncementKind, Game, MoveKind, PlayedMove, ReplyTo, ReportKind
 from sessions.table import STATE_CACHE_SIZE, Table
-from sessions.vocabulary import FOLLOW_THE_GAME, REPORTED, AnnouncementKind, MoveKind, ReportKind
 from storage.faults import DatabaseUnavailable
 from storage.outbox import Announce, AnnouncementRow
 

@@ -15,13 +15,21 @@ from typing import Any
 import ai
 import games
 from sessions.announcements import Announcements
-from sessions.game import Game, ReplyTo, Report, title_of
 from sessions.guild_settings import ServerSettings
-from sessions.refusal import ChannelLink, UserError
+from sessions.model import (
+    AnnouncementKind,
+    ChannelLink,
+    Game,
+    GameStatus,
+    ReplyTo,
+    Report,
+    ReportKind,
+    UserError,
+    title_of,
+)
 from sessions.table import Table
 from sessions.thinking import DEFAULT_LEVEL
 from sessions.turns import advance, bot_acts_next
-from sessions.vocabulary import AnnouncementKind, GameStatus, ReportKind
 from storage.outbox import Announce
 from storage.rows import DuplicateChallenge, DuplicateRematch
 

@@ -6,7 +6,7 @@ any finish (the ply is checked, so a move made in time wins the race). No claim 
 from __future__ import annotations
 
 from competition import clock
-from sessions.game import Game, Report
+from sessions.model import Game, Report
 from sessions.table import Table
 from sessions.turns import Turns
 

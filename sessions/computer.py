@@ -17,13 +17,11 @@ import games
 from engines import GameState
 from locales import N_
 from sessions.announcements import Announcements
-from sessions.game import Game, PlayedMove, ReplyTo, Report, title_of
-from sessions.log import TAKEBACK, in_force
-from sessions.refusal import UserError
+from sessions.log import in_force
+from sessions.model import TAKEBACK, Game, GameStatus, MoveKind, PlayedMove, ReplyTo, Report, UserError, title_of
 from sessions.table import Table
 from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, HINT_SECONDS, Thinker, ThinkingFailed
 from sessions.turns import Turns
-from sessions.vocabulary import GameStatus, MoveKind
 
 ANALYSIS_NOISE = 0.05  # value drops smaller than this are the search's own noise, not mistakes
 THINKING_FAILED = N_("I cannot think right now: my search process stopped. Please try again in a moment.")

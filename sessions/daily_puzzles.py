@@ -10,43 +10,13 @@ Days and hours come from the service's clock (tests move it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import games
-from sessions.ratings import START_MU
+from sessions.model.puzzles import DailyJob, day_of, due_at
+from sessions.model.ratings import START_MU
 from sessions.table import Table
-from storage.puzzles import DailyRow, PuzzleRow
+from storage.puzzles import DailyRow
 
-DAY = 24 * 60 * 60
 LEASE = 120.0  # seconds a claimed post is one process's
-
-
-def day_of(moment: float) -> int:
-    """The UTC day number of an epoch time (days since 1970-01-01)."""
-    return int(moment // DAY)
-
-
-def due_at(day: int, hour: int) -> float:
-    """When a day's puzzle is due: its day at ``hour`` UTC."""
-    return day * DAY + hour * 3600
-
-
-@dataclass(frozen=True)
-class DailyJob:
-    """A post the caller must make: a day's puzzle (``post``), or the solution of an earlier day's (``reveal``)
-    with who solved it; then :meth:`DailyPuzzles.done` (or ``failed``)."""
-
-    kind: str
-    daily: DailyRow
-    puzzle: PuzzleRow
-    channel_id: int  # a reveal goes where the puzzle was posted
-    solvers: tuple[int, ...] = ()
-    tried: int = 0
-
-    @property
-    def nonce(self) -> str:
-        """Discord drops a second message with this nonce: a repost after a lost answer posts nothing."""
-        return f"p{self.kind[0]}{self.daily.guild_id % 10**9}{self.daily.game[:2]}{self.daily.day}"[:25]
 
 
 class DailyPuzzles:

@@ -4,10 +4,8 @@ member asks about; the lists of a server's games; and the choices a command's ``
 from __future__ import annotations
 
 from engines import GameState
-from sessions.game import Game, title_of
-from sessions.refusal import UserError
+from sessions.model import Game, GameStatus, UserError, title_of
 from sessions.table import Table
-from sessions.vocabulary import GameStatus
 
 
 class Finder:

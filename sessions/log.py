@@ -11,8 +11,7 @@ from typing import Any
 
 from engines import GameState
 from games import GameEntry
-
-TAKEBACK = "takeback"
+from sessions.model.vocabulary import TAKEBACK
 
 
 def replay(entry: GameEntry, options: dict[str, Any], log: Iterable[str], member_side: int | None = None) -> GameState:

@@ -13,13 +13,11 @@ from typing import Any
 import games
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
-from sessions.game import Game, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
+from sessions.model import Game, GameStatus, ReplyTo, Report, ReportKind, UserError
 from sessions.records import Records
-from sessions.refusal import UserError
 from sessions.table import Table
 from sessions.turns import advance
-from sessions.vocabulary import GameStatus, ReportKind
 from storage.rows import OPEN_SEAT, DuplicateChallenge
 
 RATING_RANGE = (0, 4000)  # what a rating range may name: every rating anyone here has is inside

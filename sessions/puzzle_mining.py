@@ -24,8 +24,8 @@ from typing import Any
 
 import games
 from puzzles.mining import Budgets, Puzzle, mine_record
-from sessions.game import Game
-from sessions.ratings import START_MU, START_SIGMA
+from sessions.model import Game
+from sessions.model.ratings import START_MU, START_SIGMA
 from sessions.table import Table
 from sessions.workers import follow_parent, worker_pool
 

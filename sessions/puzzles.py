@@ -10,57 +10,21 @@ loss; the puzzle is the opponent, with a rating of its own on the same OpenSkill
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import games
 from engines import GameState, IllegalMove
 from locales import language_of
 from puzzles.mining import judge_move
-from sessions.ratings import MODEL, START_MU, START_SIGMA, Rating
-from sessions.refusal import UserError
+from sessions.model import Rating, UserError
+from sessions.model.puzzles import Answer, PuzzleView
+from sessions.model.ratings import MODEL, START_MU, START_SIGMA
 from sessions.table import Table
 from sessions.thinking import Thinker
 from storage.puzzles import AttemptRow, PuzzleRating, PuzzleRow, StaleAttempt
 
 EXPLAIN_SECONDS = 0.5  # the search that says why a wrong move is wrong (in the thinking pool)
 MAX_MOVE_TEXT = 100
-
-
-@dataclass(frozen=True)
-class PuzzleView:
-    """A member's attempt as it stands: the puzzle, the attempt, and the position now."""
-
-    puzzle: PuzzleRow
-    attempt: AttemptRow
-    state: GameState
-
-    @property
-    def finished(self) -> bool:
-        return self.attempt.status != "open"
-
-    @property
-    def expected(self) -> str | None:
-        """The solution's next move for the member (None once the attempt is over)."""
-        return None if self.finished else self.puzzle.solution[self.attempt.step]
-
-    @property
-    def moves_to_find(self) -> int:
-        """How many moves of the member's the whole solution has."""
-        return (len(self.puzzle.solution) + 1) // 2
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What a member's move in a puzzle did."""
-
-    view: PuzzleView  # after it (a wrong move is not played: the position stays)
-    move: str  # as the engine writes it
-    correct: bool
-    reply: str | None = None  # the bot's answer, played, when the line goes on
-    value: float | None = None  # a wrong move: the solver's value after it (-1..+1) ...
-    refutation: str | None = None  # ... and the opponent's best answer to it
-    rating: tuple[int, int] | None = None  # shown puzzle rating before and after, when this move rated the attempt
 
 
 def rate_attempt(solved: bool) -> Any:

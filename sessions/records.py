@@ -8,8 +8,8 @@ count (docs/storage.md, "Atomic finish").
 
 from __future__ import annotations
 
-from sessions.game import Finish, Game
-from sessions.ratings import Rating, rate
+from sessions.model import Finish, Game, Rating
+from sessions.model.ratings import rate
 from sessions.table import Table
 from storage.rows import GameRow, NewRating, RatingRow, Settlement
 

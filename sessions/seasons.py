@@ -10,10 +10,8 @@ finishing at that moment wait for it, or it for them (``storage.competition.sett
 from __future__ import annotations
 
 from competition.season import SEASON_MONTHS, add_months
-from sessions.ratings import Rating
-from sessions.refusal import UserError
+from sessions.model import AnnouncementKind, Rating, UserError
 from sessions.table import Table
-from sessions.vocabulary import AnnouncementKind
 from storage.competition import DuplicateSeason, SeasonRow
 from storage.outbox import Announce
 

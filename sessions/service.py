@@ -45,23 +45,33 @@ from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
 from sessions.clocks import Clocks
 from sessions.computer import BotCannotMove, ComputerPlayer
 from sessions.daily_puzzles import DailyPuzzles
-from sessions.delivery import Bulletin, Delivery, Notice
+from sessions.delivery import Delivery
 from sessions.drawing import Drawer
 from sessions.finding import Finder
-from sessions.game import Finish, Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
-from sessions.lessons import LessonPage, Lessons
+from sessions.lessons import Lessons
+from sessions.model import (
+    Bulletin,
+    Ending,
+    Finish,
+    Game,
+    LessonPage,
+    Notice,
+    PlayedMove,
+    ReplyTo,
+    Report,
+    TournamentView,
+    UserError,
+)
 from sessions.open_challenges import OpenChallenges
 from sessions.puzzle_mining import PuzzleMining
 from sessions.puzzles import Puzzles
 from sessions.records import Records
-from sessions.refusal import UserError
 from sessions.seasons import Seasons
 from sessions.table import Settings, Table
 from sessions.thinking import Thinker
-from sessions.tournaments import Tournaments, TournamentView, standings_picture
+from sessions.tournaments import Tournaments, standings_picture
 from sessions.turns import Turns
-from sessions.vocabulary import Ending
 from sessions.words import alt_text, animation_alt_text, text_board
 from storage.database import Database, DatabaseUnavailable
 from storage.engine import DEFAULT_URL as DEFAULT_DATABASE_URL

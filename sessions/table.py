@@ -13,11 +13,9 @@ from dataclasses import dataclass
 
 import games
 from engines import GameState
-from sessions.game import Game
 from sessions.log import replay
 from sessions.memory import KeyedLocks, LruCache
-from sessions.refusal import UserError
-from sessions.vocabulary import GameStatus
+from sessions.model import Game, GameStatus, UserError
 from storage.database import Database
 
 MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist

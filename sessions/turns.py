@@ -17,12 +17,21 @@ import games
 from engines import GameState, IllegalMove
 from locales import N_
 from sessions.announcements import Announcements
-from sessions.game import Game, PlayedMove, ReplyTo, Report
 from sessions.guild_settings import ServerSettings
+from sessions.model import (
+    Ending,
+    Game,
+    GameStatus,
+    Mention,
+    MoveKind,
+    PlayedMove,
+    ReplyTo,
+    Report,
+    ReportKind,
+    UserError,
+)
 from sessions.records import Records
-from sessions.refusal import Mention, UserError
 from sessions.table import Table
-from sessions.vocabulary import Ending, GameStatus, MoveKind, ReportKind
 from storage.outbox import Supersede
 from storage.rows import StalePly
 

@@ -9,7 +9,8 @@ import sqlalchemy as sa
 
 from engines import Phrase
 from locales import tr
-from sessions.service import GameService, Settings, UserError
+from sessions.model import UserError
+from sessions.service import GameService, Settings
 from storage.database import Database, StalePly
 from storage.schema import moves, ratings, records
 

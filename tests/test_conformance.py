@@ -23,9 +23,8 @@ import engines
 import games
 from engines import GameState, IllegalMove
 from games import GameEntry
-from sessions import records_io
-from sessions.game import Game
-from sessions.vocabulary import GameStatus
+from sessions import game_records
+from sessions.model import Game, GameStatus
 from tests.fourth_game.entry import ENTRY as FOURTH_GAME
 
 ENTRIES = [*games.entries(), FOURTH_GAME]
@@ -216,7 +215,7 @@ def game_of(entry: GameEntry, options: dict[str, Any], state: GameState, ai_side
     finished = state.is_over
     result = state.result() if finished else None
     return Game(
-        id=42, guild_id=1, channel_id=2, name=entry.name, options=options, players=(111, 222), challenger_id=111,
+        id=42, guild_id=1, channel_id=2, entry=entry, options=options, players=(111, 222), challenger_id=111,
         rated=ai_side is None, status=GameStatus.FINISHED if finished else GameStatus.ACTIVE, ply=len(state.moves),
         winner=result.winner if result else None, result_reason=result.reason if result else None,
         scores=tuple(result.scores) if result else None, challenge_message_id=None, created_at=1.75e9,
@@ -232,7 +231,7 @@ def game_of(entry: GameEntry, options: dict[str, Any], state: GameState, ai_side
 def test_a_game_record_round_trips_and_replays_to_the_same_position(
     entry: GameEntry, options: dict[str, Any], seed: int, plies: int
 ) -> None:
-    """Issue 22: /history's record (sessions/records_io.py, docs/records.md) read back gives the same game, the
+    """Issue 22: /history's record (sessions/game_records.py, docs/records.md) read back gives the same game, the
     same log (dice included), the same players and result, and every position of it the engine's own."""
     registered = entry in games.entries()
     if not registered:
@@ -240,10 +239,10 @@ def test_a_game_record_round_trips_and_replays_to_the_same_position(
     try:
         state = random_game(entry, options, random.Random(seed), plies)
         stored = game_of(entry, options, state)
-        data = records_io.dumps(records_io.export(stored, state.moves, ("Ann", "Bob")))
+        data = game_records.dumps(game_records.export(stored, state.moves, ("Ann", "Bob")))
         document = json.loads(data)
-        assert document["format"] == records_io.FORMAT and document["version"] == records_io.VERSION
-        record = records_io.load(data)
+        assert document["format"] == game_records.FORMAT and document["version"] == game_records.VERSION
+        record = game_records.load(data)
         assert (record.game, record.options, record.names) == (entry.name, options, ("Ann", "Bob"))
         assert [item.move for item in record.log] == state.moves
         chance = [item.move for item in record.log if item.chance]
@@ -252,7 +251,7 @@ def test_a_game_record_round_trips_and_replays_to_the_same_position(
         assert len(positions) == len(state.moves) + 1 and positions[-1] == state
         if state.is_over:
             assert record.result is not None and record.result["scores"] == list(state.result().scores)
-        assert records_io.load(records_io.dumps(records_io.export(stored, state.moves, record.names))) == record
+        assert game_records.load(game_records.dumps(game_records.export(stored, state.moves, record.names))) == record
     finally:
         if not registered:
             games.unregister(entry.name)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import games
-from sessions.log import TAKEBACK, replay
+from sessions.log import replay
+from sessions.model import TAKEBACK
 
 IAGO = games.find("iago")
 OPTIONS = {"variant": "standard"}

@@ -11,7 +11,8 @@ from engines import polygo
 from render import iago as iago_render
 from render import polygo as polygo_render
 from sessions.drawing import frame_labels
-from sessions.log import TAKEBACK, replay
+from sessions.log import replay
+from sessions.model import TAKEBACK
 from sessions.service import frames_of
 
 

@@ -19,8 +19,7 @@ from render import iago as iago_render
 from render import iago_text, isaac_text, polygo_text
 from render import isaac as isaac_render
 from render import polygo as polygo_render
-from sessions.game import Game, PlayedMove, Report
-from sessions.vocabulary import GameStatus, MoveKind
+from sessions.model import Game, GameStatus, MoveKind, PlayedMove, Report
 
 TWO_NUMBERS = re.compile(r"(\d+)\s*(?:–|to|対)\s*(\d+)")
 
@@ -75,7 +74,7 @@ def test_a_report_of_the_games_last_pass_says_no_piece_is_left_to_remove(languag
 def finished_game(state: GameState) -> Game:
     values: dict[str, Any] = dict.fromkeys(Game.__dataclass_fields__)
     values.update(
-        id=1, guild_id=1, channel_id=1, name="isaac", options={}, players=(11, 12), challenger_id=11, rated=False,
+        id=1, guild_id=1, channel_id=1, entry=games.find("isaac"), options={}, players=(11, 12), challenger_id=11, rated=False,
         status=GameStatus.FINISHED, ply=len(state.moves), created_at=0.0,
     )  # fmt: skip
     return Game(**values)

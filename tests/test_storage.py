@@ -18,7 +18,8 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 import engines
-from sessions.ratings import Rating, rate
+from sessions.model import Rating
+from sessions.model.ratings import rate
 from sessions.records import Records
 from sessions.service import GameService
 from storage.database import Announce, Database, DuplicateChallenge, DuplicateRematch, GameRow, StalePly

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 
 from bot import GameBot
-from sessions import records_io
+from sessions import game_records
 from storage.database import Database
 from tests.e2e.driver import PNG_SIGNATURE, Mirror, challenge_and_accept, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord
@@ -30,7 +30,7 @@ async def test_a_record_exported_by_history_replays_and_is_analysed_elsewhere(
         data = history.attachment(f"iago-{game_id}.json").data
         document = json.loads(data)
         assert (
-            document["version"] == records_io.VERSION and [m["move"] for m in document["moves"]] == mirror.state.moves
+            document["version"] == game_records.VERSION and [m["move"] for m in document["moves"]] == mirror.state.moves
         )
         assert document["result"]["scores"] == list(mirror.state.result().scores)
         text = history.attachment(f"iago-{game_id}.txt").data.decode()
@@ -66,18 +66,18 @@ async def test_a_record_exported_by_history_replays_and_is_analysed_elsewhere(
 async def test_a_bad_record_gets_a_polite_private_refusal_and_changes_nothing(
     db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]
 ) -> None:
-    good = records_io.dumps(
+    good = game_records.dumps(
         {
-            "format": records_io.FORMAT, "version": 2, "game": "iago", "options": {"variant": "standard"},
+            "format": game_records.FORMAT, "version": 2, "game": "iago", "options": {"variant": "standard"},
             "players": [{"name": "Ann"}, {"name": "<@1> @everyone"}], "moves": [{"move": "E4"}, {"move": "Z9"}],
         }
     )  # fmt: skip
     cases = {
         ("board.json", b"\x89PNG\r\n\x1a\n"): "not JSON",
-        ("game.json", json.dumps({"format": records_io.FORMAT, "version": 7}).encode()): "version 7",
+        ("game.json", json.dumps({"format": game_records.FORMAT, "version": 7}).encode()): "version 7",
         ("game.json", good): "at ply 2 (Z9)",
         ("game.json", good.replace(b'"iago"', b'"isaac"', 1)): "use /isaac instead",
-        ("game.json", b" " * (records_io.MAX_RECORD_BYTES + 10)): "too big",
+        ("game.json", b" " * (game_records.MAX_RECORD_BYTES + 10)): "too big",
         ("game.png", good): "Attach the record as a .json file",
     }
     async with fake.running_bot(make_bot()):

@@ -19,7 +19,7 @@ import pytest
 
 import games
 from bot import GameBot
-from sessions.tournaments import TournamentView
+from sessions.model import TournamentView
 from storage.database import Database
 from tests.e2e.driver import PNG_SIGNATURE
 from tests.e2e.fake_discord import FakeDiscord, FakeUser, StoredMessage

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sessions.service import Game, GameService
+from sessions.model import Game
+from sessions.service import GameService
 
 GUILD, CHANNEL = 1, 2
 ALICE, BOB, CAROL = 101, 102, 103

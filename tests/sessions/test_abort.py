@@ -9,8 +9,8 @@ import pytest
 
 import games
 from sessions.abort import ABORTED, abortable, moves_made
-from sessions.service import GameService, UserError
-from sessions.vocabulary import AnnouncementKind
+from sessions.model import AnnouncementKind, UserError
+from sessions.service import GameService
 from storage.database import Database
 from tests.sessions.play import ALICE, BOB, CAROL, GUILD, start
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from sessions.service import DatabaseUnavailable, GameService, ReplyTo
+from sessions.model import DatabaseUnavailable, ReplyTo
+from sessions.service import GameService
 from storage.database import Database
 from tests.sessions.play import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, challenge, start
 

@@ -9,7 +9,8 @@ import pytest
 
 import games
 from locales import tr
-from sessions.service import Game, GameService, UserError
+from sessions.model import Game, UserError
+from sessions.service import GameService
 from storage.database import Database
 from tests.fourth_game.entry import ENTRY as FOURTH_GAME
 from tests.sessions.play import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, challenge

@@ -9,11 +9,12 @@ from collections.abc import AsyncIterator
 import pytest
 
 import games
+from sessions.computer import BotCannotMove
 from sessions.log import in_force
+from sessions.model import AnnouncementKind, MoveKind, ReportKind, UserError
 from sessions.pace import THINK_DEADLINE
-from sessions.service import BotCannotMove, GameService, Settings, UserError
+from sessions.service import GameService, Settings
 from sessions.thinking import ThinkingFailed
-from sessions.vocabulary import AnnouncementKind, MoveKind, ReportKind
 from storage.outbox import AnnouncementRow
 from tests.sessions.play import ALICE, CHANNEL, GUILD, start
 

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from sessions.delivery import FIRST_RETRY, LEASE, MAX_ATTEMPTS, Notice
-from sessions.service import DatabaseUnavailable, GameService
-from sessions.vocabulary import AnnouncementKind, GameStatus
+from sessions.delivery import FIRST_RETRY, LEASE, MAX_ATTEMPTS
+from sessions.model import AnnouncementKind, DatabaseUnavailable, GameStatus, Notice
+from sessions.service import GameService
 from storage.database import Database
 from tests.sessions.play import ALICE, BOB, GUILD, Clock, challenge, start
 

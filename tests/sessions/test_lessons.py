@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lessons import Place
-from sessions.service import GameService, UserError
+from sessions.model import UserError
+from sessions.service import GameService
 from storage.database import Database
 from tests.sessions.play import Clock
 

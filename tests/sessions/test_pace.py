@@ -12,9 +12,8 @@ import ai
 import games
 from cogs import present
 from sessions import thinking
-from sessions.game import Game, Report
+from sessions.model import Game, GameStatus, Report
 from sessions.pace import LEAST, OVERHEAD, THINK_DEADLINE, USUAL, Pace
-from sessions.vocabulary import GameStatus
 
 
 class Clock:
@@ -106,7 +105,7 @@ def test_judge_shares_one_budget_over_the_members_moves_only(monkeypatch: pytest
 def test_a_hurried_bot_move_says_so_in_english_and_japanese() -> None:
     state = games.find("iago").new_game()
     fields = dict.fromkeys(Game.__dataclass_fields__)
-    fields.update(id=1, guild_id=1, channel_id=1, name="iago", options={}, players=(1, 2), challenger_id=1)
+    fields.update(id=1, guild_id=1, channel_id=1, entry=games.find("iago"), options={}, players=(1, 2), challenger_id=1)
     fields.update(rated=False, status=GameStatus.ACTIVE, ply=0, created_at=0.0, ai_side=1, ai_level=4)
     game = Game(**fields)
     calm = present.report_text("en-US", Report(game, state, []))

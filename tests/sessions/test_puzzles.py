@@ -11,8 +11,9 @@ import pytest
 from sqlalchemy import update
 
 from puzzles.mining import Budgets, Puzzle, Step
-from sessions.daily_puzzles import DAY, day_of
-from sessions.service import GameService, Settings, UserError
+from sessions.model import UserError, day_of
+from sessions.model.puzzles import DAY
+from sessions.service import GameService, Settings
 from storage.database import Database
 from storage.schema import puzzles
 from tests.sessions.play import ALICE, BOB, CAROL, GUILD, Clock, play_to_end, start

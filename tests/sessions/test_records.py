@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sessions.service import GameService, UserError
+from sessions.model import UserError
+from sessions.service import GameService
 from tests.sessions.play import ALICE, BOB, GUILD, play_to_end, start
 
 

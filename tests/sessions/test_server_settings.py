@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sessions.guild_settings import CHALLENGE_MINUTES, CHANGES, REMINDER_HOURS
-from sessions.service import GameService, UserError
+from sessions.guild_settings import CHANGES
+from sessions.model import CHALLENGE_MINUTES, REMINDER_HOURS, UserError
+from sessions.service import GameService
 from tests.sessions.play import GUILD
 
 NOTHING_CHOSEN = {"disabled_games": None, "allowed_channels": None}

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from sessions.service import GameService, UserError
-from sessions.vocabulary import AnnouncementKind
+from sessions.model import AnnouncementKind, UserError
+from sessions.service import GameService
 from storage.database import Database
 from storage.schema import announcements
 from tests.sessions.play import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock

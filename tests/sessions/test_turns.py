@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 import engines
-from sessions.service import GameService, UserError
+from sessions.model import UserError
+from sessions.service import GameService
 from storage.database import Database, StalePly
 from tests.sessions.play import ALICE, BOB, CAROL, Clock, play_to_end, start
 

@@ -13,22 +13,19 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import games
-from engines import GameState, IllegalMove, Phrase
+from engines import IllegalMove, Phrase
 from locales import N_
-from sessions.game import Game, title_of
-from sessions.log import TAKEBACK
-from sessions.refusal import UserError
+from sessions.model import TAKEBACK, Game, UserError, title_of
+from sessions.model.records import MAX_RECORD_BYTES, TOO_BIG, Entry, GameRecord
 
 FORMAT = "abstract-games-bot/game-record"
 VERSION = 2
 LEGACY_FORMAT = "abstract-games-bot/game-record/1"  # the first export: no version field, moves as plain strings
 READABLE_VERSIONS = (1, 2)
-MAX_RECORD_BYTES = 256 * 1024  # a random 19x19 game of the longest bundled kind is under 10 KB
 MAX_ENTRIES = 5000  # log entries: far beyond any game (the engines' conformance bound is 2,000 plies)
 MAX_NAME = 64  # characters of a player's name kept from a file
 MEDIA_TYPE = "application/json"
@@ -41,71 +38,9 @@ OTHER_GAME = N_("That record is of {title}, not {wanted}: use /{game} instead.")
 BAD_FIELD = N_("That record is damaged: {field} is missing or not what it should be.")
 BAD_OPTIONS = N_("That record's options are not valid: {reason}")
 ILLEGAL_AT = N_("That record breaks the rules at ply {ply} ({move}): {reason}")
-TOO_BIG = N_("That file is too big to be a game record ({size} KB; the limit is {limit} KB).")
 TOO_LONG = N_("That record has too many moves ({count}; the limit is {limit}).")
 NOTHING_TO_UNDO = N_("there is no move of that player to take back")
 ALREADY_OVER = N_("the game was already over")
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One entry of the log: a move, a die the bot drew (``chance``), a pass the rules forced, a takeback."""
-
-    move: str
-    side: int | None  # who made it (None: the dice)
-    chance: bool = False
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A game as a record holds it, checked against the engine."""
-
-    game: str
-    options: dict[str, Any]
-    log: list[Entry]
-    names: tuple[str, str]
-    tags: dict[str, Any] = field(default_factory=dict)
-    result: dict[str, Any] | None = None
-    member_side: int | None = None  # against the bot: the member's side, whose last move a takeback undoes
-
-    def positions(self) -> list[GameState]:
-        """Every position of the game, the start first: one more than the entries of the log."""
-        entry = games.find(self.game)
-        states = [entry.new_game(**self.options)]
-        kept: list[tuple[str, int | None]] = []
-        for item in self.log:
-            if item.move == TAKEBACK:
-                while kept and kept.pop()[1] != self.member_side:
-                    pass
-                state = entry.new_game(**self.options)
-                for move, _ in kept:
-                    state.play(move)
-            else:
-                state = states[-1].copy()
-                kept.append((item.move, state.to_act))
-                state.play(item.move)
-            states.append(state)
-        return states
-
-    def position(self, ply: int) -> GameState:
-        """The game after the first ``ply`` entries of its log (0: the start)."""
-        return GameRecord(
-            self.game, self.options, self.log[: max(0, ply)], self.names, member_side=self.member_side
-        )._last()
-
-    def _last(self) -> GameState:
-        return self.positions()[-1]
-
-    def moves_in_force(self) -> list[str]:
-        """The moves of the game as it stands (takebacks undone), as an analysis reads them."""
-        return self._last().moves
-
-    def after_moves(self, count: int) -> GameState:
-        """The position after the first ``count`` moves in force (an analysis names its plies so)."""
-        state = games.find(self.game).new_game(**self.options)
-        for move in self.moves_in_force()[:count]:
-            state.play(move)
-        return state
 
 
 def _iso(moment: float | None) -> str | None:

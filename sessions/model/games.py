@@ -1,6 +1,7 @@
-"""What the service hands out: a game, the reports of what an action did, and what lets a reply be found again.
+"""A game and what an action on it did: the types every layer above storage shares.
 
-The cogs read these and nothing of storage: a :class:`Game` is made from the stored row by the service's own parts.
+The cogs read these and nothing of storage: a :class:`Game` is made from the stored row by the service's own parts,
+and carries its registry entry, so nobody looks its game up by name again.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 import games
 from engines import GameState, Phrase
-from sessions.vocabulary import GameStatus, MoveKind, ReportKind
+from sessions.model.vocabulary import GameStatus, MoveKind, ReportKind
 from storage.rows import OPEN_SEAT, GameRow
 
 
@@ -26,7 +27,7 @@ class Game:
     id: int
     guild_id: int
     channel_id: int  # where it was challenged
-    name: str  # the game's registry name
+    entry: games.GameEntry  # what it is: the registry's entry of its game
     options: dict[str, Any]
     players: tuple[int, int]  # player 0 first
     challenger_id: int
@@ -59,7 +60,7 @@ class Game:
             id=row.id,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
-            name=row.game,
+            entry=games.find(row.game),
             options=row.options,
             players=row.players,
             challenger_id=row.challenger_id,
@@ -85,6 +86,11 @@ class Game:
             rating_min=row.rating_min,
             rating_max=row.rating_max,
         )
+
+    @property
+    def name(self) -> str:
+        """The game's registry name (what is stored)."""
+        return self.entry.name
 
     @property
     def announce_channel_id(self) -> int:

@@ -9,6 +9,9 @@ from enum import StrEnum
 
 from storage.rows import GameStatus
 
+# The log entry of a takeback: the member's last move and the bot's reply are undone (sessions/log.py replays it).
+TAKEBACK = "takeback"
+
 
 class MoveKind(StrEnum):
     """Who made an entry of a game's log."""
@@ -70,4 +73,13 @@ class Ending(StrEnum):
     FORFEIT = "forfeit"  # the player was removed from the tournament
 
 
-__all__ = ["FOLLOW_THE_GAME", "REPORTED", "AnnouncementKind", "Ending", "GameStatus", "MoveKind", "ReportKind"]
+__all__ = [
+    "FOLLOW_THE_GAME",
+    "REPORTED",
+    "TAKEBACK",
+    "AnnouncementKind",
+    "Ending",
+    "GameStatus",
+    "MoveKind",
+    "ReportKind",
+]

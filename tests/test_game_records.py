@@ -1,4 +1,4 @@
-"""Reading a game record back (sessions/records_io.py, docs/records.md): every bad file gets a refusal that says
+"""Reading a game record back (sessions/game_records.py, docs/records.md): every bad file gets a refusal that says
 what is wrong, in the reader's language; a good one replays, takebacks and legacy records included."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 
 import games
 from locales import tr
-from sessions import records_io
-from sessions.log import TAKEBACK, replay
-from sessions.refusal import UserError
+from sessions import game_records
+from sessions.log import replay
+from sessions.model import TAKEBACK, UserError
 from tests.test_conformance import game_of
 
 
@@ -24,7 +24,7 @@ def a_record(name: str = "iago", options: dict[str, Any] | None = None, plies: i
     rng = random.Random(seed)
     while not state.is_over and len(state.moves) < plies:
         state.play(rng.choice(state.legal_moves()))
-    return records_io.dumps(records_io.export(game_of(entry, options, state), state.moves, ("Ann", "Bob")))
+    return game_records.dumps(game_records.export(game_of(entry, options, state), state.moves, ("Ann", "Bob")))
 
 
 def edited(data: bytes, **changes: Any) -> bytes:
@@ -33,7 +33,7 @@ def edited(data: bytes, **changes: Any) -> bytes:
 
 def refusal(data: bytes, wanted: str | None = None) -> str:
     with pytest.raises(UserError) as caught:
-        records_io.load(data, wanted=wanted)
+        game_records.load(data, wanted=wanted)
     return tr("en", caught.value.message, **caught.value.params)
 
 
@@ -61,8 +61,8 @@ def test_a_record_says_what_it_is_in_its_tags() -> None:
         (edited(a_record(), moves="E4"), "moves is missing"),
         (edited(a_record(), moves=[{"mvoe": "E4"}]), "moves[1] is missing"),
         (edited(a_record(), players=[{"name": "A"}]), "players is missing"),
-        (b" " * (records_io.MAX_RECORD_BYTES + 1), "too big to be a game record (257 KB; the limit is 256 KB)"),
-        (edited(a_record(), moves=[{"move": "E5"}] * (records_io.MAX_ENTRIES + 1)), "too many moves (5001"),
+        (b" " * (game_records.MAX_RECORD_BYTES + 1), "too big to be a game record (257 KB; the limit is 256 KB)"),
+        (edited(a_record(), moves=[{"move": "E5"}] * (game_records.MAX_ENTRIES + 1)), "too many moves (5001"),
     ],
 )
 def test_a_bad_file_gets_a_refusal_that_says_what_is_wrong(data: bytes, expected: str) -> None:
@@ -85,7 +85,7 @@ def test_a_record_of_another_game_points_to_its_own_command() -> None:
 
 def test_refusals_are_in_the_readers_language() -> None:
     with pytest.raises(UserError) as caught:
-        records_io.load(edited(a_record(), version=9))
+        game_records.load(edited(a_record(), version=9))
     assert tr("ja", caught.value.message, **caught.value.params) != tr(
         "en", caught.value.message, **caught.value.params
     )
@@ -95,9 +95,9 @@ def test_names_from_a_file_are_cleaned_and_bounded() -> None:
     data = json.loads(a_record())
     data["players"][0]["name"] = "@everyone\u202e" + "x" * 200
     data["players"][1]["name"] = 7
-    record = records_io.load(json.dumps(data).encode())
+    record = game_records.load(json.dumps(data).encode())
     assert record.names[0].startswith("@\u200beveryone") and "\u202e" not in record.names[0]
-    assert len(record.names[0]) == records_io.MAX_NAME and record.names[1] == "Player 2"
+    assert len(record.names[0]) == game_records.MAX_NAME and record.names[1] == "Player 2"
 
 
 def test_a_takeback_against_the_bot_replays_as_the_bot_does() -> None:
@@ -108,11 +108,11 @@ def test_a_takeback_against_the_bot_replays_as_the_bot_does() -> None:
         state.play(rng.choice(state.legal_moves()))
     log = [*state.moves, TAKEBACK]
     game = game_of(entry, {}, state, ai_side=1)
-    record = records_io.load(records_io.dumps(records_io.export(game, log, ("Ann", "TestBot"))))
+    record = game_records.load(game_records.dumps(game_records.export(game, log, ("Ann", "TestBot"))))
     assert record.member_side == 0 and record.log[-1].move == TAKEBACK
     assert record.positions()[-1] == replay(entry, {}, log, member_side=0)
     assert record.moves_in_force() == state.moves[:4]
-    document = json.loads(records_io.dumps(records_io.export(game, log, ("Ann", "TestBot"))))
+    document = json.loads(game_records.dumps(game_records.export(game, log, ("Ann", "TestBot"))))
     del document["players"][1]["bot_level"]  # without the bot, nobody's move can be taken back
     assert "at ply 7 (takeback)" in refusal(json.dumps(document).encode())
 
@@ -127,5 +127,5 @@ def test_a_first_version_record_still_loads() -> None:
         "options": {"size": 9}, "players": [1, 2], "names": ["Ann", "Bob"], "sides": ["Black", "White"],
         "status": "active", "rated": True, "chance_moves": [], "moves": state.moves, "result": None,
     }  # fmt: skip
-    record = records_io.load(json.dumps(legacy).encode())
+    record = game_records.load(json.dumps(legacy).encode())
     assert record.names == ("Ann", "Bob") and record.positions()[-1] == state

@@ -1,0 +1,98 @@
+"""The session layer's model: every type the Discord layer reads or names, in one place.
+
+A game (:class:`Game`, carrying its registry entry), what an action did (:class:`Report`), the refusals
+(:class:`UserError`, with the :class:`Mention` and :class:`ChannelLink` it may name), the typed vocabulary of a
+game's life (``StrEnum``s equal to the stored strings), what the outbox owes (:class:`Notice`, :class:`Bulletin`),
+and the views of the other parts (a tournament, a lesson page, a puzzle, a server's settings, a game record).
+
+The model imports nothing of the service: its parts import it, and the cogs import it instead of the parts, so a
+cog names a type without reaching into the module that produces it. The engine contract's and the registry's
+types a cog needs (a state, an entry, the picker's steps) are named here too, so the Discord layer imports its
+types from one module.
+"""
+
+from __future__ import annotations
+
+from engines import GameState, IllegalMove, Phrase
+from games import GameEntry, Say
+from games.taps import MAX_MENUS, RESERVED, Menu, Step, Text, Unavailable
+from lessons import Judgement, Place, Said
+from sessions.model.games import Finish, Game, PlayedMove, ReplyTo, Report, title_of
+from sessions.model.lessons import LessonPage
+from sessions.model.notices import Bulletin, Deliver, Notice
+from sessions.model.puzzles import Answer, DailyJob, PuzzleView, day_of, due_at
+from sessions.model.ratings import Rating
+from sessions.model.records import MAX_RECORD_BYTES, TOO_BIG, GameRecord
+from sessions.model.refusals import ChannelLink, Mention, UserError
+from sessions.model.settings import CHALLENGE_MINUTES, DAILY_HOURS, REMINDER_HOURS, GuildSettings
+from sessions.model.tournaments import FORMATS, MOVE_TIMES, Board, Tournament, TournamentView
+from sessions.model.vocabulary import (
+    FOLLOW_THE_GAME,
+    REPORTED,
+    TAKEBACK,
+    AnnouncementKind,
+    Ending,
+    GameStatus,
+    MoveKind,
+    ReportKind,
+)
+from storage.faults import DatabaseUnavailable
+from storage.rows import OPEN_SEAT
+
+__all__ = [
+    "CHALLENGE_MINUTES",
+    "DAILY_HOURS",
+    "FOLLOW_THE_GAME",
+    "FORMATS",
+    "MAX_MENUS",
+    "MAX_RECORD_BYTES",
+    "MOVE_TIMES",
+    "OPEN_SEAT",
+    "REMINDER_HOURS",
+    "REPORTED",
+    "RESERVED",
+    "TAKEBACK",
+    "TOO_BIG",
+    "AnnouncementKind",
+    "Answer",
+    "Board",
+    "Bulletin",
+    "ChannelLink",
+    "DailyJob",
+    "DatabaseUnavailable",
+    "Deliver",
+    "Ending",
+    "Finish",
+    "Game",
+    "GameEntry",
+    "GameRecord",
+    "GameState",
+    "GameStatus",
+    "GuildSettings",
+    "IllegalMove",
+    "Judgement",
+    "LessonPage",
+    "Mention",
+    "Menu",
+    "MoveKind",
+    "Notice",
+    "Phrase",
+    "Place",
+    "PlayedMove",
+    "PuzzleView",
+    "Rating",
+    "ReplyTo",
+    "Report",
+    "ReportKind",
+    "Said",
+    "Say",
+    "Step",
+    "Text",
+    "Tournament",
+    "TournamentView",
+    "Unavailable",
+    "UserError",
+    "day_of",
+    "due_at",
+    "title_of",
+]
