@@ -293,7 +293,7 @@ class GameBot(commands.AutoShardedBot):
     @staticmethod
     async def _prepare(service: GameService) -> None:
         """Draw each game once, then take what start-up made out of the garbage collector's sight."""
-        await service.warm_up()
+        await service.boards.warm_up()
         # Modules, the command tree and the renderers' cached layers live as long as the process. Frozen, they are
         # no longer scanned by every full collection: that scan was the event loop's longest pause (about 100 ms
         # under load, docs/performance.md); now a full collection scans only what came after start-up. No

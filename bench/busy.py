@@ -89,9 +89,9 @@ class Table:
             self.hurried += HURRIED in board.content
 
     async def _state(self, reader: GameService) -> Any:
-        game = await reader.game(self.game_id)
+        game = await reader.finder.game(self.game_id)
         state = games.find(self.game).new_game(**game.options)
-        for move in await reader.moves(self.game_id):
+        for move in await reader.finder.moves(self.game_id):
             state.play(move)
         return state
 

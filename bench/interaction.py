@@ -79,7 +79,7 @@ async def measure(game: str, options: dict, moves: int, folder: Path, count: boo
             if count:
                 counts.attach()
             while len(timings) < moves:
-                for move in (await bot.service.moves(game_id))[len(state.moves) :]:
+                for move in (await bot.service.finder.moves(game_id))[len(state.moves) :]:
                     state.play(move)
                 if state.is_over:
                     break

@@ -64,7 +64,8 @@ class Table:
 
     async def act(self, rng: random.Random, reader: GameService) -> float | None:
         """One action by the member to act; returns the seconds until the reply, or None when the game is over."""
-        for move in (await reader.moves(self.game_id))[len(self.state.moves) :]:  # dice and passes the bot played
+        # dice and passes the bot played
+        for move in (await reader.finder.moves(self.game_id))[len(self.state.moves) :]:
             self.state.play(move)
         if self.state.is_over or self.state.to_act is None:
             return None

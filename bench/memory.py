@@ -35,7 +35,7 @@ async def one_game(service: GameService, rng: random.Random, n: int) -> None:
     entry = games.entries()[n % len(games.entries())]
     alice, bob = 10_000 + 2 * n, 10_001 + 2 * n  # new members each game: nothing is reused by luck
     options = {option.name: option.default for option in entry.options}
-    offered = await service.challenge(
+    offered = await service.challenges.challenge(
         game=entry.name,
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -47,21 +47,21 @@ async def one_game(service: GameService, rng: random.Random, n: int) -> None:
         rated=True,
     )
     reply = ReplyTo(1, "token", time.time())
-    report = await service.accept(offered.id, bob, guild_id=GUILD, reply=reply)
-    service.delivered(report.game.id, report.announcement_id or 0, 1)
+    report = await service.open_challenges.accept(offered.id, bob, guild_id=GUILD, reply=reply)
+    service.announcements.delivered(report.game.id, report.announcement_id or 0, 1)
     for _ in range(6):
         state = report.state
         if state.is_over or state.to_act is None:
             break
         user = report.game.players[state.to_act]
         if state.chance:
-            report = await service.roll(offered.id, user, reply=reply)
+            report = await service.turns.roll(offered.id, user, reply=reply)
         else:
-            report = await service.play(offered.id, user, rng.choice(state.legal_moves()), reply=reply)
-        service.delivered(report.game.id, report.announcement_id or 0, 1)
+            report = await service.turns.play(offered.id, user, rng.choice(state.legal_moves()), reply=reply)
+        service.announcements.delivered(report.game.id, report.announcement_id or 0, 1)
     if not report.state.is_over:
-        report = await service.resign(offered.id, alice, reply=reply)
-        service.delivered(report.game.id, report.announcement_id or 0, 1)
+        report = await service.turns.resign(offered.id, alice, reply=reply)
+        service.announcements.delivered(report.game.id, report.announcement_id or 0, 1)
 
 
 async def main(total: int) -> None:
@@ -74,7 +74,7 @@ async def main(total: int) -> None:
             await one_game(service, rng, n)
             if (n + 1) % max(1, total // 10) == 0:
                 gc.collect()
-                states, locks = service.held()
+                states, locks = service.announcements.held()
                 print(f"{n + 1:>7}{rss_mb():>9.1f}{states:>15}{locks:>7}{time.perf_counter() - started:>7.0f}")
         await service.close()
 

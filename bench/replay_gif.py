@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project's
 
 import games
 from render.animation import animated_gif
+from sessions.boards import frames_of
 from sessions.drawing import frame_labels
-from sessions.service import frames_of
 
 NAMES = ("Alice", "Bob")
 

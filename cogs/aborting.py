@@ -52,14 +52,14 @@ async def reply_aborted(interaction: discord.Interaction, game: Game, announceme
             await send_private(interaction, DONE, id=game.id, thread=ChannelLink(game.thread_id))
             thread = interaction.client.get_partial_messageable(game.thread_id, guild_id=game.guild_id)
             message = await thread.send(text, nonce=nonce(announcement_id))
-            service.delivered(game.id, announcement_id, message.id)
+            service.announcements.delivered(game.id, announcement_id, message.id)
         elif interaction.response.is_done():  # held while the database was slow: fill in the placeholder
             message = await interaction.edit_original_response(content=text)
             interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
-            service.delivered(game.id, announcement_id, message.id)
+            service.announcements.delivered(game.id, announcement_id, message.id)
         else:
             callback = await interaction.response.send_message(text)
-            service.delivered(game.id, announcement_id, callback.message_id)
+            service.announcements.delivered(game.id, announcement_id, callback.message_id)
     except FAILED as error:
         log.warning("Announcing the abort of game %s failed; the outbox will: %s", game.id, error)
     await update_aborted_header(interaction.client, game)

@@ -201,7 +201,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
         @app_commands.command(name="settings", description="Show this server's settings for games.")
         async def settings(self, interaction: discord.Interaction) -> None:
             assert interaction.guild_id is not None
-            here = await self.service.settings_for(interaction.guild_id)
+            here = await self.service.server_settings.settings_for(interaction.guild_id)
             await interaction.response.send_message(embed=settings_embed(interaction.locale, here), ephemeral=True)
 
         @set_group.command(name="game", description="Turn a game on or off in this server.")
@@ -211,7 +211,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
             self, interaction: discord.Interaction, game: app_commands.Choice[str], enabled: bool
         ) -> None:
             assert interaction.guild_id is not None
-            here = await self.service.change_settings(
+            here = await self.service.server_settings.change(
                 interaction.guild_id, interaction.user.id, game=(game.value, enabled)
             )
             await self._saved(interaction, here)
@@ -222,7 +222,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
             self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool
         ) -> None:
             assert interaction.guild_id is not None
-            here = await self.service.change_settings(
+            here = await self.service.server_settings.change(
                 interaction.guild_id, interaction.user.id, channel=(channel.id, allowed)
             )
             await self._saved(interaction, here)
@@ -231,7 +231,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
         @app_commands.describe(enabled="Whether games get a thread.")
         async def set_threads(self, interaction: discord.Interaction, enabled: bool) -> None:
             assert interaction.guild_id is not None
-            here = await self.service.change_settings(interaction.guild_id, interaction.user.id, threads=enabled)
+            here = await self.service.server_settings.change(interaction.guild_id, interaction.user.id, threads=enabled)
             await self._saved(interaction, here)
 
         @set_group.command(name="challenge-expiry", description="How long a challenge waits for an answer.")
@@ -242,7 +242,7 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
             minutes: app_commands.Range[int, CHALLENGE_MINUTES[0], CHALLENGE_MINUTES[1]],
         ) -> None:
             assert interaction.guild_id is not None
-            here = await self.service.change_settings(
+            here = await self.service.server_settings.change(
                 interaction.guild_id, interaction.user.id, challenge_minutes=minutes
             )
             await self._saved(interaction, here)
@@ -255,7 +255,9 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
             hours: app_commands.Range[int, REMINDER_HOURS[0], REMINDER_HOURS[1]],
         ) -> None:
             assert interaction.guild_id is not None
-            here = await self.service.change_settings(interaction.guild_id, interaction.user.id, reminder_hours=hours)
+            here = await self.service.server_settings.change(
+                interaction.guild_id, interaction.user.id, reminder_hours=hours
+            )
             await self._saved(interaction, here)
 
         @set_group.command(name="daily-puzzle", description="Post a daily puzzle of a game in a channel (none: stop).")
@@ -274,7 +276,9 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
         ) -> None:
             assert interaction.guild_id is not None
             chosen = (game.value, channel.id if channel else None, hour)
-            here = await self.service.change_settings(interaction.guild_id, interaction.user.id, daily_puzzle=chosen)
+            here = await self.service.server_settings.change(
+                interaction.guild_id, interaction.user.id, daily_puzzle=chosen
+            )
             await self._saved(interaction, here)
 
         @app_commands.command(name="cancel", description="End a game of this server with no result.")

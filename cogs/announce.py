@@ -110,17 +110,17 @@ async def _bot_turn(client: discord.Client, game_id: int) -> None:
     stuck: BotCannotMove | None = None
     try:
         try:
-            reports = await service.play_for_bot(game_id)
+            reports = await service.computer.play(game_id)
         except BotCannotMove as failed:  # its search failed every attempt: say so once; the sweep tries again
             stuck, reports = failed, failed.reports
-        await service.deliver_reports(reports, partial(deliver, client))
+        await service.delivery.deliver_reports(reports, partial(deliver, client))
     except DatabaseUnavailable:
         pass  # the sweep tries again; the tracker has logged the outage, and the outbox has what was committed
     except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
         log.exception("The bot's turn in game %s failed", game_id)
     if stuck is not None:
         try:  # the member's move, held for a reply that is not coming now, is announced on its own
-            if await service.release_held(game_id):
+            if await service.announcements.release_held(game_id):
                 await deliver_now(client)
         except Exception as error:  # the outbox announces it once its hold is over
             log.info("Could not announce the move held in game %s now: %s", game_id, error)
@@ -151,7 +151,7 @@ async def deliver_now(client: discord.Client) -> int:
     round of the :class:`Announcer`; returns how many were delivered."""
     guilds = [guild.id for guild in client.guilds]
     try:
-        return await client_service(client).deliver_due(guilds, partial(deliver, client))
+        return await client_service(client).delivery.deliver_due(guilds, partial(deliver, client))
     except DatabaseUnavailable:  # the Announcer's next round delivers it; the tracker has logged the outage
         return 0
 

@@ -87,14 +87,16 @@ async def answer_challenge(interaction: discord.Interaction, action: str, game_i
     where = {"guild_id": place, "message_id": message_id, "reply": reply_to(interaction)}
     if action == "accept":
         # The answer edits the challenge message: deferred as an update if the database keeps it.
-        report = await in_time(interaction, service.accept(game_id, interaction.user.id, **where), update=True)
+        report = await in_time(
+            interaction, service.open_challenges.accept(game_id, interaction.user.id, **where), update=True
+        )
         try:
             await announce_start(interaction, report)
         except Exception as error:  # accepted and committed: never "try again"; the outbox has the first board
             log.warning("Announcing the start of game %s failed; the outbox will: %r", game_id, error)
             await tell_played(interaction)
         return
-    closing = {"decline": service.decline, "cancel": service.cancel}[action]
+    closing = {"decline": service.challenges.decline, "cancel": service.challenges.cancel}[action]
     game, announcement_id = await in_time(interaction, closing(game_id, interaction.user.id, **where), update=True)
     await reply_with_closed(interaction, game.status, announcement_id)
 
@@ -147,7 +149,7 @@ async def post_challenge(interaction: discord.Interaction, game: Game) -> None:
     if message_id is None:
         return
     try:
-        await service.challenge_posted(game.id, message_id)
+        await service.challenges.posted(game.id, message_id)
     except DatabaseUnavailable:  # the challenge is stored and shown: its buttons then answer on any message
         log.warning("Could not note the message of challenge %s: the database is unavailable", game.id)
 

@@ -234,7 +234,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         key = per_member(interaction)
         if interaction.client.user is not None and opponent.id == interaction.client.user.id:
             games_against_bot.check(key)
-            challenged = self.service.challenge_computer(
+            challenged = self.service.challenges.challenge_computer(
                 game=self.game,
                 guild_id=place,
                 channel_id=interaction.channel_id,
@@ -253,7 +253,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         if level is not None:
             raise UserError("The level is for games against the bot: challenge me to play at a level.")
         challenges_made.check(key)
-        offering = self.service.challenge(
+        offering = self.service.challenges.challenge(
             game=self.game,
             guild_id=place,
             channel_id=interaction.channel_id,
@@ -280,7 +280,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         """A challenge anyone in the channel may accept, within the rating range when one is given."""
         if interaction.guild is None or interaction.channel_id is None:
             raise UserError("Name your opponent: a challenge to anyone is for a server's channel.")
-        offering = self.service.offer_open(
+        offering = self.service.open_challenges.offer(
             game=self.game,
             guild_id=interaction.guild.id,
             channel_id=interaction.channel_id,
@@ -302,7 +302,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         place = place_id(interaction)
         if place is None or interaction.channel_id is None:
             raise UserError(IN_SERVER_ONLY)
-        return await self.service.find_game(
+        return await self.service.finder.find_game(
             self.game,
             interaction.user.id,
             place,
@@ -320,7 +320,9 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         found = await self.current_game(interaction, game_id)
         reply = reply_to(interaction)
-        await self.act(interaction, self.service.play(found.id, interaction.user.id, move, reply=reply, known=found))
+        await self.act(
+            interaction, self.service.turns.play(found.id, interaction.user.id, move, reply=reply, known=found)
+        )
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers
@@ -330,7 +332,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             chosen = None
         try:
             found = await self.current_game(interaction, chosen)
-            state = await self.service.state(found)
+            state = await self.service.finder.state(found)
         except (UserError, DatabaseUnavailable):  # nothing to offer now; submitting says why
             return None
         if state.to_act != found.side_of(interaction.user.id) or state.chance:
@@ -354,7 +356,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         every game here (one that looks), the caller's first."""
         assert interaction.channel_id is not None
         try:
-            candidates = await self.service.games_for_choice(
+            candidates = await self.service.finder.games_for_choice(
                 self.game, interaction.user.id, interaction.channel_id, mine_only=mine_only
             )
         except DatabaseUnavailable:  # nothing to offer now; submitting says why
@@ -388,7 +390,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         self, interaction: discord.Interaction, game: int | None = None, text: bool = False, private: bool = False
     ) -> None:
         found = await self.current_game(interaction, game, spectate=True)
-        state = await self.service.state(found)
+        state = await self.service.finder.state(found)
         if is_private(found):  # no sweep runs for a DM: a bot's turn a restart lost is taken now, shown as a followup
             note_interaction(interaction, found)
             start_bot_turn(interaction.client, found)
@@ -409,13 +411,15 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game, to_act=False)  # never guessed: it ends a game
-        await self.act(interaction, self.service.resign(found.id, interaction.user.id, reply=reply_to(interaction)))
+        await self.act(
+            interaction, self.service.turns.resign(found.id, interaction.user.id, reply=reply_to(interaction))
+        )
 
     @app_commands.command(name="abort", description="End a game that has barely begun, with no result.")
     @app_commands.describe(game="Which game, if you have several.")
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        aborting = self.service.abort(found.id, interaction.user.id, reply=reply_to(interaction))
+        aborting = self.service.aborts.abort(found.id, interaction.user.id, reply=reply_to(interaction))
         aborted, announcement_id = await in_time(interaction, aborting)
         await reply_aborted(interaction, aborted, announcement_id)
 
@@ -423,7 +427,9 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def claim(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game, to_act=False)  # a claim is for a game not waiting for you
-        await self.act(interaction, self.service.claim(found.id, interaction.user.id, reply=reply_to(interaction)))
+        await self.act(
+            interaction, self.service.turns.claim(found.id, interaction.user.id, reply=reply_to(interaction))
+        )
 
     @app_commands.command(name="rules", description="A short summary of the rules.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -435,7 +441,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @app_commands.describe(game="Which game, if several are on.")
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game, spectate=True)
-        moves = await self.service.moves(found.id)
+        moves = await self.service.finder.moves(found.id)
         names = await display_names(interaction.guild, found)
         numbered = (
             " ".join(
@@ -488,7 +494,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a search, in the worker pool
-        found, state, move = await self.service.hint(found.id, interaction.user.id)
+        found, state, move = await self.service.computer.hint(found.id, interaction.user.id)
         text = tr(interaction.locale, "Try **{move}**: the bot's level-4 suggestion, shown on the board.", move=move)
         board = await board_file(interaction, found, state, private=True, suggestion=move)  # on the member's position
         await interaction.followup.send(text, file=board, ephemeral=True)
@@ -497,7 +503,9 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
     @app_commands.describe(game="Which game, if you have several.")
     async def takeback(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        await self.act(interaction, self.service.takeback(found.id, interaction.user.id, reply=reply_to(interaction)))
+        await self.act(
+            interaction, self.service.computer.takeback(found.id, interaction.user.id, reply=reply_to(interaction))
+        )
 
     @app_commands.command(name="analyse", description="The moves of a finished game of yours that cost most.")
     @app_commands.describe(
@@ -514,9 +522,9 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         place = place_id(interaction)
         if place is None:
             raise UserError(IN_SERVER_ONLY)
-        found = await self.service.finished_game(self.game, interaction.user.id, place, game)
+        found = await self.service.finder.finished_game(self.game, interaction.user.id, place, game)
         await interaction.response.defer(ephemeral=True, thinking=True)  # long: every position is searched
-        mistakes = await self.service.analyse(found.id, interaction.user.id, place)
+        mistakes = await self.service.computer.analyse(found.id, interaction.user.id, place)
         locale = interaction.locale
         if not mistakes:
             await interaction.followup.send(
@@ -527,7 +535,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         files = []
         for ply, played, better, drop in mistakes:  # ply: the move's number in the log, as /history numbers it
             lines.append(present.mistake_line(locale, ply, played, better, drop))
-            before = await self.service.position(found, ply - 1)
+            before = await self.service.finder.position(found, ply - 1)
             name = f"{found.name}-{found.id}-move-{ply}.png"
             marks = {"name": name, "played": played, "suggestion": better}
             files.append(await board_file(interaction, found, before, private=True, **marks))

@@ -96,8 +96,8 @@ async def board_image(
     renderer's layout and marks (docs/boards.md)."""
     names = await display_names(guild, game)
     png, description = await asyncio.gather(
-        service.render_board(game, state, names, locale, **marks),
-        service.describe_board(game, state, names, locale if reader is SAME else reader),
+        service.boards.render_board(game, state, names, locale, **marks),
+        service.boards.describe_board(game, state, names, locale if reader is SAME else reader),
     )
     filename = name or f"{game.name}-{game.id}-{len(state.moves)}.png"
     return discord.File(io.BytesIO(png), filename=filename, description=description)

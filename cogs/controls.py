@@ -22,7 +22,6 @@ from typing import Any
 
 import discord
 
-import games
 from cogs.context import PLAYING_LAYOUT, remember_members
 from engines import GameState
 from games.taps import MAX_MENUS, RESERVED, Menu, Step, Text
@@ -178,10 +177,10 @@ def plan(service: GameService, game: Game, state: GameState) -> Plan | None:
     side = state.to_act
     if game.status != GameStatus.ACTIVE or state.is_over or side is None or side == game.ai_side:
         return None
-    abort = ["abort"] if service.can_abort(game, state) else []
+    abort = ["abort"] if service.aborts.can_abort(game, state) else []
     if state.chance:
         return Plan(None, ["roll", "resign", *abort])
-    first = games.find(game.name).picker.step(state, ())
+    first = game.entry.picker.step(state, ())
     return Plan(first if isinstance(first, Step) else None, ["resign", *abort])  # (a move alone is a forced one)
 
 

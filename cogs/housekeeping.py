@@ -37,12 +37,12 @@ class HousekeepingCog(BackgroundCog):
         try:
             # Only this process's servers: with shards, every server's chores are done by the process that has it.
             guilds = [guild.id for guild in self.bot.guilds]
-            await self.service.expire_challenges(guilds)
-            await self.service.due_reminders(guilds)
-            await self.service.run_clocks(guilds)  # reminders before a clock runs out; losses on time
+            await self.service.challenges.expire_challenges(guilds)
+            await self.service.turns.due_reminders(guilds)
+            await self.service.clocks.run(guilds)  # reminders before a clock runs out; losses on time
             await self.service.tournaments.sweep(guilds)  # sign-ups that closed, rounds whose last game ended
             await self.service.seasons.roll(guilds)  # seasons whose end has come
-            for game in await self.service.bot_games_to_move(guilds):  # a turn a dead process never took
+            for game in await self.service.computer.games_to_move(guilds):  # a turn a dead process never took
                 start_bot_turn(self.bot, game)
             await deliver_now(self.bot)  # post what the sweep wrote now, not at the next round
         except DatabaseUnavailable:

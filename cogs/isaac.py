@@ -84,7 +84,7 @@ class IsaacCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=EN
         game: int | None = None,
     ) -> None:
         found = await self.current_game(interaction, game)
-        state = await self.service.state(found)
+        state = await self.service.finder.state(found)
         assert isinstance(state, engine.IsaacGame)
         if state.phase != engine.SCORING:
             raise UserError("Pieces are removed in the scoring phase; now place one with /isaac place.")

@@ -37,8 +37,8 @@ class StatsCog(commands.Cog):
         assert interaction.guild is not None
         target = member or interaction.user
         locale = interaction.locale
-        records = await self.service.stats(interaction.guild.id, target.id)
-        practice = await self.service.results_against_bot(interaction.guild.id, target.id)
+        records = await self.service.ratings.stats(interaction.guild.id, target.id)
+        practice = await self.service.ratings.results_against_bot(interaction.guild.id, target.id)
         solved = await self.service.puzzles.ratings_of(interaction.guild.id, target.id)
         title = tr(locale, "Stats of {name}", name=target.display_name)
         if not records and not practice and not solved:
@@ -155,7 +155,7 @@ async def season_board(
         running = await service.seasons.running(guild_id)
         season = running.number if running is not None else ALL_TIME
     if season == ALL_TIME:
-        return await service.leaderboard(guild_id, game), tr(locale, "{title} leaderboard", title=name), None
+        return await service.ratings.leaderboard(guild_id, game), tr(locale, "{title} leaderboard", title=name), None
     found = await service.seasons.season(guild_id, season)
     board = await service.seasons.leaderboard(guild_id, found.number, game)
     title = tr(locale, "{title} leaderboard, season {number}", title=name, number=found.number)

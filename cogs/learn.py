@@ -122,8 +122,8 @@ async def page_message(
         marks["suggestion"] = shown
     service, shown_names = service_of(interaction), (names[0], names[1])
     png, description = await asyncio.gather(
-        service.render_position(entry.name, state, shown_names, locale, **marks),
-        service.describe_position(entry.name, state, shown_names, locale),
+        service.boards.render_position(entry.name, state, shown_names, locale, **marks),
+        service.boards.describe_position(entry.name, state, shown_names, locale),
     )
     name = f"{entry.name}-lesson-{page.place.lesson}-{page.place.step + 1}.png"
     message["attachments"] = [discord.File(io.BytesIO(png), filename=name, description=description)]
@@ -249,7 +249,7 @@ async def play_the_bot(interaction: discord.Interaction, entry: GameEntry) -> No
     if bot is None or entry.ai is None:
         raise UserError("I cannot play this game myself: challenge a member instead.")
     channel = interaction.channel
-    report = await service_of(interaction).challenge_computer(
+    report = await service_of(interaction).challenges.challenge_computer(
         game=entry.name,
         guild_id=place,
         channel_id=interaction.channel_id,

@@ -70,10 +70,10 @@ async def games_page(interaction: discord.Interaction, scope: str, page: int) ->
     service = service_of(interaction)
     locale = interaction.locale
     mine = interaction.user.id if scope == "mine" else None
-    listed, pages = await service.game_list(interaction.guild_id, mine, page, PER_PAGE)
+    listed, pages = await service.finder.game_list(interaction.guild_id, mine, page, PER_PAGE)
     if page >= pages:
         page = pages - 1
-        listed, pages = await service.game_list(interaction.guild_id, mine, page, PER_PAGE)
+        listed, pages = await service.finder.game_list(interaction.guild_id, mine, page, PER_PAGE)
     seeking = await open_challenge_lines(interaction, service) if scope == "all" and page == 0 else []
     if not listed:
         return clip("\n".join([*seeking, tr(locale, EMPTY[scope])])), None
@@ -107,7 +107,7 @@ async def open_challenge_lines(interaction: discord.Interaction, service: GameSe
     """The server's open challenges, each with a link to its message (where Accept is), above the games."""
     assert interaction.guild_id is not None
     locale = interaction.locale
-    found = await service.open_challenges(interaction.guild_id)
+    found = await service.open_challenges.listed(interaction.guild_id)
     if not found:
         return []
     lines = [tr(locale, "Open challenges anyone may accept:")]

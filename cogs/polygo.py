@@ -20,7 +20,7 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
     @app_commands.describe(game="Which game, if you have several.")
     async def roll(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self.current_game(interaction, game)
-        rolling = self.service.roll(found.id, interaction.user.id, reply=reply_to(interaction), known=found)
+        rolling = self.service.turns.roll(found.id, interaction.user.id, reply=reply_to(interaction), known=found)
         await self.act(interaction, rolling)
 
     @app_commands.command(name="place", description="Place your rolled block: list its points, or anchor it.")
@@ -48,7 +48,7 @@ class PolygoCog(GameCog, entry=ENTRY, group_name=ENTRY.name, group_description=E
         found = await self.current_game(interaction, game)
         move = stones or ""
         if at:
-            state = await self.service.state(found)
+            state = await self.service.finder.state(found)
             if (
                 not isinstance(state, engine.PolygoGame)
                 or state.chance

@@ -42,14 +42,16 @@ async def open_practice(interaction: discord.Interaction, report: Report) -> Non
             await tell_once(interaction)
         return
     service = service_of(interaction)
-    game = await service.follow_thread(report.game.id, thread.id)  # its first board goes to the thread now
+    game = await service.announcements.follow_thread(
+        report.game.id, thread.id
+    )  # its first board goes to the thread now
     report = dataclasses.replace(report, game=game)
     locale = interaction.guild_locale
     try:
         text = header_text(locale, game, present.heading(locale, report))
         callback = await interaction.response.send_message(text, allowed_mentions=QUIET)
         if callback.message_id is not None:  # the header: the game's end writes its result there
-            await service.challenge_posted(game.id, callback.message_id)
+            await service.challenges.posted(game.id, callback.message_id)
     except FAILED as error:
         log.warning("Could not write the header of game %s: %s", game.id, error)
     if not report.held:  # else the bot's first move announces the start with it

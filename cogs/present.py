@@ -73,7 +73,7 @@ def speech(locale: Any, game: Game) -> Say:
 
 def describe_move(locale: Any, game: Game, state: GameState, played: PlayedMove, ply: int | None = None) -> str | None:
     """One move of a report in words; ``ply``: its index in ``state.moves`` (the report's moves end the log)."""
-    narrator = games.find(game.name).narrator
+    narrator = game.entry.narrator
     say = speech(locale, game)
     match played.kind:
         case MoveKind.TAKEBACK:
@@ -121,7 +121,7 @@ ENDINGS = {
 
 
 def reason_text(locale: Any, game: Game, finish: Finish) -> str:
-    entry = games.find(game.name)
+    entry = game.entry
     if finish.winner is None:
         return tr(locale, entry.draw_reasons[finish.reason])
     message = ENDINGS.get(finish.reason) or entry.reasons[finish.reason]

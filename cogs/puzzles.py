@@ -29,7 +29,6 @@ from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from locales import N_, ntr, tr
 from sessions.host import ServiceHost
 from sessions.model import Answer, DailyJob, DatabaseUnavailable, PuzzleView, UserError, due_at
-from sessions.puzzles import draw_puzzle
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +119,8 @@ async def board(interaction: discord.Interaction, view: PuzzleView, **marks: Any
     marks = {key: value for key, value in marks.items() if value}
     service, shown = service_of(interaction), (names[0], names[1])
     png, description = await asyncio.gather(
-        draw_puzzle(service.drawer, puzzle, view.state, shown, interaction.guild_locale, **marks),
-        service.describe_position(puzzle.game, view.state, shown, interaction.locale),  # its reader's language
+        service.boards.render_position(puzzle.game, view.state, shown, interaction.guild_locale, **marks),
+        service.boards.describe_position(puzzle.game, view.state, shown, interaction.locale),  # its reader's language
     )
     return discord.File(
         io.BytesIO(png), filename=f"puzzle-{puzzle.id}-{view.attempt.step}.png", description=description
@@ -325,15 +324,15 @@ async def _post_daily(client: discord.Client, job: DailyJob) -> int | None:
         state.play(move)
     quiet = discord.AllowedMentions.none()
     if job.kind == "post":
-        png = await draw_puzzle(
-            service.drawer, puzzle, state, (names[0], names[1]), locale, played=last_move(puzzle.game, puzzle.moves)
+        png = await service.boards.render_position(
+            puzzle.game, state, (names[0], names[1]), locale, played=last_move(puzzle.game, puzzle.moves)
         )
         text = tr(
             locale, DAILY, title=title, date=_day_text(job), side=present.side_name(locale, puzzle.game, puzzle.solver)
         )
         items = discord.ui.View(timeout=None)
         items.add_item(PuzzleButton("daily", str(puzzle.id), locale))
-        description = await service.describe_position(puzzle.game, state, (names[0], names[1]), locale)
+        description = await service.boards.describe_position(puzzle.game, state, (names[0], names[1]), locale)
         file = discord.File(io.BytesIO(png), filename=f"daily-puzzle-{puzzle.id}.png", description=description)
         message = await channel.send(text, file=file, view=items, nonce=job.nonce, allowed_mentions=quiet)
         return message.id
@@ -344,8 +343,10 @@ async def _post_daily(client: discord.Client, job: DailyJob) -> int | None:
         lines.append(tr(locale, DAILY_SOLVERS, members=members, solved=len(job.solvers), tried=job.tried))
     else:
         lines.append(tr(locale, DAILY_NOBODY, tried=job.tried))
-    png = await draw_puzzle(service.drawer, puzzle, state, (names[0], names[1]), locale, suggestion=puzzle.solution[0])
-    description = await service.describe_position(puzzle.game, state, (names[0], names[1]), locale)
+    png = await service.boards.render_position(
+        puzzle.game, state, (names[0], names[1]), locale, suggestion=puzzle.solution[0]
+    )
+    description = await service.boards.describe_position(puzzle.game, state, (names[0], names[1]), locale)
     file = discord.File(io.BytesIO(png), filename=f"daily-solution-{puzzle.id}.png", description=description)
     message = await channel.send(clip("\n".join(lines)), file=file, nonce=job.nonce, allowed_mentions=quiet)
     return message.id

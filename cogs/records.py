@@ -24,10 +24,9 @@ from cogs.tree import answer_error, clip, printable
 from engines import GameState
 from games import GameEntry
 from locales import N_, language_of, tr
-from sessions.game_records import dumps, export, load
+from sessions.board_descriptions import alt_text, animation_alt_text
 from sessions.model import MAX_RECORD_BYTES, TOO_BIG, Game, GameRecord, UserError
 from sessions.service import GameService
-from sessions.words import alt_text, animation_alt_text
 
 RECORD_FILE = "record.json"
 QUIET = discord.AllowedMentions.none()  # names in a file are text, never pings
@@ -47,8 +46,8 @@ async def history_files(
     """The game as a portable record (JSON, docs/records.md) and as plain text for people: the numbered moves, the
     final score and the position as the text board shows it, in the reader's language."""
     service = service_of(interaction)
-    record = dumps(export(game, moves, names))
-    position = await service.board_text(game, await service.state(game), names, interaction.locale)
+    record = await service.game_records.export(game, names)
+    position = await service.boards.board_text(game, await service.finder.state(game), names, interaction.locale)
     readable = readable_record(interaction.locale, entry, game, moves, names) + "\n" + position + "\n"
     return [
         discord.File(io.BytesIO(record), filename=f"{game.name}-{game.id}.json"),
@@ -89,14 +88,16 @@ async def send_text_board(
     service = service_of(interaction)
     names = await display_names(interaction.guild, game)
     locale = interaction.locale if private else interaction.guild_locale or interaction.locale
-    text = await service.board_text(game, state, names, locale)
+    text = await service.boards.board_text(game, state, names, locale)
     await interaction.response.send_message(text, allowed_mentions=QUIET, ephemeral=private)
 
 
 # --- reading a record --------------------------------------------------------------------------------------------
 
 
-async def read_record(attachment: discord.Attachment, game: str) -> tuple[GameRecord, bytes]:
+async def read_record(
+    interaction: discord.Interaction, attachment: discord.Attachment, game: str
+) -> tuple[GameRecord, bytes]:
     """The record in ``attachment``, checked move by move against the engine (off the event loop); the size is
     checked before anything is downloaded."""
     if attachment.size > MAX_RECORD_BYTES:
@@ -107,7 +108,7 @@ async def read_record(attachment: discord.Attachment, game: str) -> tuple[GameRe
         data = await attachment.read()
     except discord.HTTPException as error:
         raise UserError(NOT_A_FILE, game=game) from error
-    return await asyncio.to_thread(load, data, wanted=game), data
+    return await service_of(interaction).game_records.read(data, wanted=game), data
 
 
 async def record_board(
@@ -115,7 +116,7 @@ async def record_board(
 ) -> discord.File:
     """A position of a record as an image, drawn in ``locale``'s language and described in ``reader``'s."""
     entry = _entry(record)
-    png = await service.drawer.draw(entry, state, record.names, language_of(locale))
+    png = await service.boards.render_position(entry.name, state, record.names, locale)
     description = await asyncio.to_thread(alt_text, entry, state.copy(), record.names, language_of(reader))
     return discord.File(io.BytesIO(png), filename=name, description=description)
 
@@ -154,7 +155,7 @@ async def replay_record(
     interaction: discord.Interaction, entry: GameEntry, attachment: discord.Attachment, animated: bool
 ) -> None:
     """Step through a record privately, or post it as an animation (then the names it holds are the players')."""
-    record, data = await read_record(attachment, entry.name)
+    record, data = await read_record(interaction, attachment, entry.name)
     if animated:
         await interaction.response.defer(thinking=True)
         await interaction.followup.send(**await _animation(interaction, record), allowed_mentions=QUIET)
@@ -170,7 +171,7 @@ async def _animation(interaction: discord.Interaction, record: GameRecord) -> di
     service = service_of(interaction)
     entry, place = _entry(record), interaction.guild_locale or interaction.locale
     states = await asyncio.to_thread(record.positions)
-    gif = await service.drawer.animation(entry, states, record.names, language_of(place))
+    gif = await service.boards.animate_positions(entry.name, states, record.names, place)
     description = await asyncio.to_thread(
         animation_alt_text, entry, 0, len(states), states[-1], record.names, language_of(place)
     )
@@ -210,7 +211,7 @@ class RecordButton(
             if attached is None:
                 raise UserError("This replay has lost its record. Load the record again with /<game> replay.")
             data = await attached.read()
-            record = await asyncio.to_thread(load, data)
+            record = await service_of(interaction).game_records.read(data)
             text, board, view = await step_message(interaction, record, self.ply)
             # The record goes along again as a file of its own (a kept attachment would be sent as its whole
             # description, which Discord's API does not describe for a request).
@@ -233,10 +234,10 @@ def record_view(ply: int, total: int, locale: Any) -> discord.ui.View:
 
 async def analyse_record(interaction: discord.Interaction, entry: GameEntry, attachment: discord.Attachment) -> None:
     """The moves of a record that cost most, as for a finished game of the server, each with its board."""
-    record, _ = await read_record(attachment, entry.name)
+    record, _ = await read_record(interaction, attachment, entry.name)
     service = service_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)  # long: every position is searched
-    mistakes = await service.analyse_moves(record.game, record.options, record.moves_in_force())
+    mistakes = await service.computer.analyse_moves(record.game, record.options, record.moves_in_force())
     locale, place = interaction.locale, interaction.guild_locale or interaction.locale
     title = present.title(record.game, locale)
     if not mistakes:

@@ -42,8 +42,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
             if place is None or interaction.channel_id is None:
                 raise UserError(IN_SERVER_ONLY)
             service = service_of(interaction)
-            if (await service.game(self.game_id, place)).against_bot:
-                report = await service.rematch_computer(
+            if (await service.finder.game(self.game_id, place)).against_bot:
+                report = await service.challenges.rematch_computer(
                     self.game_id,
                     interaction.user.id,
                     guild_id=place,
@@ -53,7 +53,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
                 )
                 await open_practice(interaction, report)
                 return
-            offering = service.rematch(
+            offering = service.challenges.rematch(
                 self.game_id, interaction.user.id, guild_id=place, channel_id=interaction.channel_id
             )
             await post_challenge(interaction, await in_time(interaction, offering))

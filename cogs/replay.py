@@ -50,7 +50,7 @@ class ReplayButton(
         try:
             place = place_id(interaction)
             assert place is not None
-            game = await service_of(interaction).game(self.game_id, place)
+            game = await service_of(interaction).finder.game(self.game_id, place)
             content, file, view = await position_message(interaction, game, self.ply)
             await interaction.response.edit_message(content=content, attachments=[file], view=view)
         except Exception as error:  # a button has no command tree behind it: answer here
@@ -70,9 +70,9 @@ async def position_message(
 ) -> tuple[str, discord.File, discord.ui.View]:
     """The text, board image and buttons of one step of a replay, for this reader."""
     service = service_of(interaction)
-    moves = await service.moves(game.id)
+    moves = await service.finder.moves(game.id)
     ply = min(ply, len(moves))
-    state = await service.position(game, ply)
+    state = await service.finder.position(game, ply)
     locale = interaction.locale
     if ply == 0:
         text = tr(locale, "Replay of game #{id}: the start ({total} moves in all).", id=game.id, total=len(moves))
@@ -96,6 +96,6 @@ async def animation_file(interaction: discord.Interaction, game: Game) -> tuple[
     """The whole game as a looping GIF, a frame per ply plus the start; drawn off the event loop."""
     names = await display_names(interaction.guild, game)
     service = service_of(interaction)
-    gif, frames = await service.animation(game, names, interaction.guild_locale)
-    description = await service.describe_animation(game, frames, names, interaction.guild_locale)
+    gif, frames = await service.boards.animation(game, names, interaction.guild_locale)
+    description = await service.boards.describe_animation(game, frames, names, interaction.guild_locale)
     return discord.File(io.BytesIO(gif), filename=f"{game.name}-{game.id}-replay.gif", description=description), frames

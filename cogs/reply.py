@@ -1,7 +1,7 @@
 """Answering a member's action with its announcement: the board, the moves and the next player, in one request.
 
 The announcement was written with the action, in the same transaction (the outbox). The reply carries it and
-tells the service so (``service.sending``, then ``service.delivered``). A failure is logged and left to the outbox,
+tells the announcements part so (``sending``, then ``delivered``). A failure is logged and left to the outbox,
 never shown as an error: the action was committed. At worst (the board could not be drawn, the reply failed) the
 member reads privately that it was done and the board follows, and the outbox posts the board. The reply is sent
 within Discord's margin or deferred first (cogs/deadline.py). Which buttons a message carries is the caller's
@@ -74,9 +74,9 @@ async def post_report(
     announcement_id = report.announcement_id or 0
     try:
         text, file = await report_message(guild, service, locale, report)
-        service.sending(game.id, announcement_id)
+        service.announcements.sending(game.id, announcement_id)
         message = await channel.send(text, file=file, nonce=nonce(announcement_id), **buttons)
-        service.delivered(game.id, announcement_id, message.id)
+        service.announcements.delivered(game.id, announcement_id, message.id)
     except FAILED as error:
         log.warning("Posting announcement %s failed; the outbox will deliver it: %s", announcement_id, error)
         return
@@ -167,7 +167,7 @@ async def _reply(interaction: discord.Interaction, report: Report, buttons: dict
         return
     view = buttons or {"view": None}
     try:
-        service.sending(game_id, announcement_id)
+        service.announcements.sending(game_id, announcement_id)
         if interaction.response.is_done():  # deferred: fill in the placeholder (or the clicked message)
             message = await interaction.edit_original_response(content=text, attachments=[file], **view)
             interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
@@ -177,7 +177,7 @@ async def _reply(interaction: discord.Interaction, report: Report, buttons: dict
         else:
             message_id = (await interaction.response.send_message(text, file=file, **buttons)).message_id
         interaction.extras[ANNOUNCED] = True
-        service.delivered(game_id, announcement_id, message_id)
+        service.announcements.delivered(game_id, announcement_id, message_id)
     except discord.HTTPException as error:
         if error.code == ALREADY_ANSWERED:  # answered already: by this reply (a retry Discord had applied)?
             await _already_answered(interaction, game_id, announcement_id, text)
@@ -199,7 +199,7 @@ async def _already_answered(interaction: discord.Interaction, game_id: int, anno
         return
     if is_announcement(original, text):
         interaction.extras[ANNOUNCED] = True
-        service_of(interaction).delivered(game_id, announcement_id, original.id)
+        service_of(interaction).announcements.delivered(game_id, announcement_id, original.id)
     else:
         log.info("Interaction %s had another answer; the outbox delivers %s", interaction.id, announcement_id)
 
@@ -213,6 +213,6 @@ async def reply_with_closed(interaction: discord.Interaction, status: str, annou
             message_id: int | None = (await interaction.edit_original_response(content=text, view=None)).id
         else:
             message_id = (await interaction.response.edit_message(content=text, view=None)).message_id
-        service.delivered(None, announcement_id, message_id)
+        service.announcements.delivered(None, announcement_id, message_id)
     except FAILED as error:
         log.warning("Closing challenge message failed; the outbox will update it: %s", error)

@@ -57,10 +57,10 @@ class BotTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bot-tu
         if interaction.guild_id is None:
             raise UserError(IN_SERVER_ONLY)
         service = service_of(interaction)
-        game = await service.game(self.game_id, interaction.guild_id)
+        game = await service.finder.game(self.game_id, interaction.guild_id)
         if interaction.user.id not in game.players:
             raise UserError("Only the player of game #{id} can ask me to try again.", id=game.id)
-        state = await service.state(game)
+        state = await service.finder.state(game)
         if game.status != GameStatus.ACTIVE or state.to_act != game.ai_side:
             raise UserError("Game #{id} is not waiting for my move.", id=game.id)
         interaction.client.dispatch(BOT_TURN_WANTED, game)

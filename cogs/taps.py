@@ -14,7 +14,6 @@ import asyncio
 import discord
 from discord.ext import commands
 
-import games
 from cogs import present
 from cogs.aborting import reply_aborted
 from cogs.announce import reply_with_report
@@ -60,7 +59,7 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
     if place is None:
         raise UserError(IN_SERVER_ONLY)
     user = interaction.user.id
-    game = await service.game(tap.game_id, place)
+    game = await service.finder.game(tap.game_id, place)
     if user not in game.players:
         raise UserError(NOT_A_PLAYER, id=game.id, game=game.name)
     if game.status != GameStatus.ACTIVE:
@@ -69,7 +68,9 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
         raise UserError(STALE_BOARD)
     reply = reply_to(interaction)
     if tap.action == "abort":
-        aborted, announcement_id = await in_time(interaction, service.abort(game.id, user, ply=tap.ply, reply=reply))
+        aborted, announcement_id = await in_time(
+            interaction, service.aborts.abort(game.id, user, ply=tap.ply, reply=reply)
+        )
         await reply_aborted(interaction, aborted, announcement_id)
         return
     if tap.action == "resign":
@@ -79,24 +80,24 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
         return
     if tap.action == "sure":
         await reply_with_report(
-            interaction, await in_time(interaction, service.resign(game.id, user, reply=reply, ply=tap.ply))
+            interaction, await in_time(interaction, service.turns.resign(game.id, user, reply=reply, ply=tap.ply))
         )
         return
-    state = await service.state(game)
+    state = await service.finder.state(game)
     if state.to_act != game.side_of(user):
         raise UserError("It is not your turn: wait for {mention}.", mention=Mention(game.player_to_act(state)))
     if tap.action == "roll":
-        rolled = service.roll(game.id, user, reply=reply, known=game, ply=tap.ply)
+        rolled = service.turns.roll(game.id, user, reply=reply, known=game, ply=tap.ply)
         await reply_with_report(interaction, await in_time(interaction, rolled))
         return
     if state.chance:
         raise UserError("Roll the die first with /{game} roll.", game=game.name)
     try:
-        picked = await asyncio.to_thread(games.find(game.name).picker.step, state, tap.path)
+        picked = await asyncio.to_thread(game.entry.picker.step, state, tap.path)
     except Unavailable as error:
         raise UserError(NOT_OFFERED) from error
     if isinstance(picked, str):
-        played = service.play(game.id, user, picked, reply=reply, known=game, ply=tap.ply)
+        played = service.turns.play(game.id, user, picked, reply=reply, known=game, ply=tap.ply)
         await reply_with_report(interaction, await in_time(interaction, played))
         return
     await show_step(interaction, game, state, tap, picked)

@@ -87,7 +87,10 @@ async def wants_thread(interaction: discord.Interaction) -> bool | None:
     """True: open a thread here. False: the bot lacks the permission (say so). None: threads are off (for the
     whole bot, or this server's admins turned them off), or the challenge is already in a thread (a rematch in a
     game's thread is played in that thread)."""
-    if interaction.guild_id is None or not (await service_of(interaction).settings_for(interaction.guild_id)).threads:
+    if (
+        interaction.guild_id is None
+        or not (await service_of(interaction).server_settings.settings_for(interaction.guild_id)).threads
+    ):
         return None
     if not isinstance(interaction.channel, discord.TextChannel):
         return None
@@ -118,7 +121,9 @@ async def open_game_thread(interaction: discord.Interaction, report: Report) -> 
         log.warning("Could not open a thread for game %s; it is played in the channel: %s", game.id, error)
         return None, False
     try:
-        game = await service.follow_thread(game.id, thread.id)  # what the game still owes goes to the thread too
+        game = await service.announcements.follow_thread(
+            game.id, thread.id
+        )  # what the game still owes goes to the thread too
     except DatabaseUnavailable:  # the game is not recorded in its thread: it is played in the channel
         log.warning("Could not move game %s into its thread: the database is unavailable", game.id)
         return None, False
@@ -158,7 +163,7 @@ async def update_header(client: discord.Client, service: GameService, report: Re
         return
     game_id = report.game.id
     try:
-        game = await service.game(game_id)
+        game = await service.finder.game(game_id)
         if game.thread_id is None or game.challenge_message_id is None:
             return
         guild = client.get_guild(game.guild_id)

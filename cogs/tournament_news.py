@@ -61,7 +61,7 @@ async def standings_file(
     described (its alt text, for screen readers) in ``reader``'s (default: the same)."""
     guild = client.get_guild(view.tournament.guild_id)
     names = {row.player: await display_name(guild, view.tournament.guild_id, row.player) for row in view.standings}
-    png = await service.standings_image(view, names, subtitle, locale)
+    png = await service.boards.standings_image(view, names, subtitle, locale)
     reader = locale if reader is None else reader
     rows = tr(reader, "; ").join(
         tr(
@@ -88,7 +88,7 @@ async def deliver_paired(client: discord.Client, notice: Notice) -> int | None:
     from that header, and its first board in the thread. Each step is skipped when an earlier attempt did it."""
     assert notice.report is not None
     service = client_service(client)
-    game = await service.game(notice.game.id)
+    game = await service.finder.game(notice.game.id)
     assert game.tournament_id is not None
     view = await service.tournaments.view(game.tournament_id)
     tournament = view.tournament
@@ -111,12 +111,12 @@ async def deliver_paired(client: discord.Client, notice: Notice) -> int | None:
         )
         header = await channel.send(text, nonce=f"h{notice.id}")
         header_id = header.id
-        await service.challenge_posted(game.id, header_id)
+        await service.challenges.posted(game.id, header_id)
     thread_id = game.thread_id
     if thread_id is None and await _wants_thread(client, service, game.guild_id, game.channel_id):
         thread_id = await _open_thread(channel, header_id, thread_name(locale, game, await display_names(guild, game)))
         if thread_id is not None:
-            game = await service.follow_thread(game.id, thread_id)
+            game = await service.announcements.follow_thread(game.id, thread_id)
     where = client.get_partial_messageable(thread_id or game.channel_id, guild_id=game.guild_id)
     report = notice.report
     heading = tr(locale, "{title} game #{id} begins!", title=present.title(game.name, locale), id=game.id)
@@ -128,7 +128,7 @@ async def deliver_paired(client: discord.Client, notice: Notice) -> int | None:
 
 async def _wants_thread(client: discord.Client, service: GameService, guild_id: int, channel_id: int) -> bool:
     """Threads are on in this server and the bot may open them in the channel (as for a challenge's game)."""
-    if not (await service.settings_for(guild_id)).threads:
+    if not (await service.server_settings.settings_for(guild_id)).threads:
         return False
     guild = client.get_guild(guild_id)
     channel = guild.get_channel(channel_id) if guild else None
@@ -181,7 +181,7 @@ async def _round(client: discord.Client, bulletin: Bulletin) -> int | None:
     for board in view.round_boards(number):
         thread_id = None
         if board.game_id is not None:
-            thread_id = (await service.game(board.game_id)).thread_id
+            thread_id = (await service.finder.game(board.game_id)).thread_id
         lines.append(board_line(locale, tournament, board, thread_id))
     files = []
     if number > 1:

@@ -310,7 +310,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
             if found.status == "running":
                 lines.append(tr(locale, "**Round {round}**", round=found.round))
                 for board in view.round_boards(found.round):
-                    thread_id = (await self.service.game(board.game_id)).thread_id if board.game_id else None
+                    thread_id = (await self.service.finder.game(board.game_id)).thread_id if board.game_id else None
                     done = "" if board.points is None or board.player1 is None else " ✓"
                     lines.append(board_line(locale, found, board, thread_id) + done)
             subtitle = view_heading(interaction.guild_locale, view).replace("**", "")

@@ -9,7 +9,6 @@ the game hanging. It is written only at the ply the player saw, so a move that l
 
 from __future__ import annotations
 
-import games
 from engines import GameState
 from games import GameEntry
 from sessions.announcements import reply_payload
@@ -51,7 +50,7 @@ class Aborts:
         """Whether ``game`` (in ``state``) may still be aborted: whether a board shows the Abort button."""
         if game.tournament_id is not None:  # a tournament's game counts for its round: played, resigned or lost on time
             return False
-        return game.status == GameStatus.ACTIVE and abortable(games.find(game.name), game.options, state)
+        return game.status == GameStatus.ACTIVE and abortable(game.entry, game.options, state)
 
     async def abort(
         self, game_id: int, user_id: int, *, ply: int | None = None, reply: ReplyTo | None = None
@@ -69,7 +68,7 @@ class Aborts:
             if game.tournament_id is not None:
                 raise UserError("A tournament game cannot be aborted: play on, or resign.")
             state = await self._table.state(game)
-            if not abortable(games.find(game.name), game.options, state):
+            if not abortable(game.entry, game.options, state):
                 raise UserError(
                     "Game #{id} can no longer be aborted: a player has made two moves. Play on, or resign.",
                     id=game.id,

@@ -193,7 +193,7 @@ class Challenges:
             game = await self._open_challenge(game_id, guild_id, message_id)
             if user_id != game.opponent_id:
                 raise self._wrong_answerer(game, user_id)
-            state = games.find(game.name).new_game(**game.options)
+            state = game.entry.new_game(**game.options)
             played = advance(state, self._table.draw)
             held = bot_acts_next(game, state)  # the bot's first move will announce the start with it
             announce = self._announcements.of_report(ReportKind.START, played, user_id, reply, held=held)

@@ -86,7 +86,7 @@ class ComputerPlayer:
                     reports.append(await self._turns.roll(game_id, bot_id))
                     continue
                 level = game.ai_level or DEFAULT_LEVEL
-                entry = games.find(game.name)
+                entry = game.entry
                 try:
                     thought = await self.thinker.think(entry, game.options, state.moves, level, secrets.randbits(32))
                 except ThinkingFailed as error:
@@ -108,7 +108,7 @@ class ComputerPlayer:
             game = await self._turns.active(game_id, user_id)
             if not game.against_bot:
                 raise UserError("Takebacks are for games against the bot; between members, a move is a move.")
-            if games.find(game.name).chance_words:
+            if game.entry.chance_words:
                 raise UserError("This game has dice: a takeback would mean rolling again, so it has none.")
             state, side = await self._turns.my_turn(game, user_id)
             before = self._table.replay(game, [*await self._table.moves(game.id), TAKEBACK])
@@ -128,7 +128,7 @@ class ComputerPlayer:
         state, _ = await self._turns.my_turn(game, user_id)
         if state.chance:
             raise UserError("Roll the die first with /{game} roll.", game=game.name)
-        entry = games.find(game.name)
+        entry = game.entry
         seed = secrets.randbits(32)
         try:
             move = await self.thinker.move(entry, game.options, state.moves, HINT_LEVEL, seed, budget=HINT_SECONDS)
@@ -149,7 +149,7 @@ class ComputerPlayer:
             raise UserError("Game #{id} is not over yet: analyse it once it has ended.", id=game.id)
         member_side = None if game.ai_side is None else 1 - game.ai_side
         log = await self._table.moves(game.id)
-        kept = in_force(games.find(game.name), game.options, log, member_side)  # takebacks undone
+        kept = in_force(game.entry, game.options, log, member_side)  # takebacks undone
         side = game.side_of(user_id)
         mine = [acted == side for _, _, acted in kept]
         moves = [move for _, move, _ in kept]

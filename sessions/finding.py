@@ -1,5 +1,6 @@
-"""Which game a command means: the chosen one, else the caller's only game of that kind here; the finished game a
-member asks about; the lists of a server's games; and the choices a command's ``game`` option offers."""
+"""Finding games: a game by id and how it stands (its state, its log, any earlier position); which game a command
+means (the chosen one, else the caller's only game of that kind here); the finished game a member asks about; the
+lists of a server's games; and the choices a command's ``game`` option offers."""
 
 from __future__ import annotations
 
@@ -11,6 +12,26 @@ from sessions.table import Table
 class Finder:
     def __init__(self, table: Table) -> None:
         self._table = table
+
+    async def game(self, game_id: int, guild_id: int | None = None) -> Game:
+        """A game by id; with ``guild_id``, only a game of that server (another server's id is not found)."""
+        return await self._table.game(game_id, guild_id)
+
+    async def state(self, game: Game) -> GameState:
+        """The game's position now (replayed from its log, cached per ply)."""
+        return await self._table.state(game)
+
+    async def moves(self, game_id: int) -> list[str]:
+        """A game's log as stored: every move, dice and takebacks included."""
+        return await self._table.moves(game_id)
+
+    async def position(self, game: Game, ply: int) -> GameState:
+        """The game as it stood after ``ply`` entries of its log (0: the start), for replays."""
+        return await self._table.position(game, ply)
+
+    async def positions(self, game: Game) -> list[GameState]:
+        """Every position of the game, the start first."""
+        return await self._table.positions(game)
 
     async def find_game(
         self,

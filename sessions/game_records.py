@@ -11,6 +11,7 @@ version this bot does not read, an unknown game, options the game does not have,
 
 from __future__ import annotations
 
+import asyncio
 import json
 import unicodedata
 from datetime import UTC, datetime
@@ -21,6 +22,7 @@ from engines import IllegalMove, Phrase
 from locales import N_
 from sessions.model import TAKEBACK, Game, UserError, title_of
 from sessions.model.records import MAX_RECORD_BYTES, TOO_BIG, Entry, GameRecord
+from sessions.table import Table
 
 FORMAT = "abstract-games-bot/game-record"
 VERSION = 2
@@ -49,7 +51,7 @@ def _iso(moment: float | None) -> str | None:
 
 def export(game: Game, log: list[str], names: tuple[str, str], place: str = "Discord") -> dict[str, Any]:
     """The record of ``game`` (its log as stored: dice and takebacks included) as JSON-ready data."""
-    entry = games.find(game.name)
+    entry = game.entry
     member_side = None if game.ai_side is None else 1 - game.ai_side
     entries, state, kept = [], entry.new_game(**game.options), []
     for move in log:
@@ -223,3 +225,20 @@ def _check_rules(record: GameRecord) -> None:
             raise UserError(ILLEGAL_AT, ply=ply, move=_shown(item.move), reason=error) from error
         except (ValueError, TypeError, KeyError, IndexError) as error:  # an engine's own words for a malformed move
             raise UserError(ILLEGAL_AT, ply=ply, move=_shown(item.move), reason=_shown(str(error))) from error
+
+
+class GameRecords:
+    """The part that turns a stored game into a record file and reads a record file back."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+
+    async def export(self, game: Game, names: tuple[str, str], place: str = "Discord") -> bytes:
+        """The record file of ``game`` (its whole log, dice and takebacks included) as UTF-8 JSON."""
+        return dumps(export(game, await self._table.moves(game.id), names, place))
+
+    @staticmethod
+    async def read(data: bytes, *, wanted: str | None = None) -> GameRecord:
+        """A record file checked move by move against the engine (off the event loop: a long game takes a few
+        milliseconds); every refusal is a :class:`UserError` saying what is wrong."""
+        return await asyncio.to_thread(load, data, wanted=wanted)

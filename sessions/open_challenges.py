@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import games
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
 from sessions.guild_settings import ServerSettings
@@ -116,7 +115,7 @@ class OpenChallenges:
         await self._check_rating(game, user_id)
         seat = game.open_seat
         async with self._table.locks(game_id):
-            state = games.find(game.name).new_game(**game.options)
+            state = game.entry.new_game(**game.options)
             played = advance(state, self._table.draw)
             announce = self._announcements.of_report(ReportKind.START, played, user_id, reply)
             opening = [(p.move, p.player, None) for p in played]

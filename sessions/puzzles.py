@@ -14,7 +14,6 @@ from typing import Any
 
 import games
 from engines import GameState, IllegalMove
-from locales import language_of
 from puzzles.mining import judge_move
 from sessions.model import Rating, UserError
 from sessions.model.puzzles import Answer, PuzzleView
@@ -195,11 +194,4 @@ class Puzzles:
         return await self._table.db.count_puzzles(guild_id, game)
 
 
-async def draw_puzzle(
-    drawer: Any, puzzle: PuzzleRow, state: GameState, names: tuple[str, str], locale: Any, **marks: Any
-) -> bytes:
-    """A puzzle's board as PNG with marks (``played=``, ``suggestion=``), drawn by the drawing workers."""
-    return await drawer.draw(games.find(puzzle.game), state, names, language_of(locale), marks)
-
-
-__all__ = ["Answer", "PuzzleView", "Puzzles", "draw_puzzle", "position_of"]
+__all__ = ["Puzzles", "position_of"]

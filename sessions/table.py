@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import games
 from engines import GameState
 from sessions.log import replay
 from sessions.memory import KeyedLocks, LruCache
@@ -71,7 +70,7 @@ class Table:
     @staticmethod
     def replay(game: Game, log: list[str]) -> GameState:
         member_side = None if game.ai_side is None else 1 - game.ai_side
-        return replay(games.find(game.name), game.options, log, member_side)
+        return replay(game.entry, game.options, log, member_side)
 
     async def moves(self, game_id: int) -> list[str]:
         """A game's log as stored: every move, dice and takebacks included."""

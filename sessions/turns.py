@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-import games
 from engines import GameState, IllegalMove
 from locales import N_
 from sessions.announcements import Announcements
@@ -92,7 +91,7 @@ class Turns:
             raise UserError("That move is too long to be a move. Pick one from the autocomplete list.")
         async with self._table.locks(game_id):
             game = await self.active(game_id, user_id, known, ply)
-            chance_words = games.find(game.name).chance_words
+            chance_words = game.entry.chance_words
             if chance_words and text.lower().startswith(chance_words):
                 raise UserError("Dice are rolled by the bot, never chosen: use /{game} roll.", game=game.name)
             state, side = await self.my_turn(game, user_id)

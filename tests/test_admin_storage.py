@@ -33,40 +33,44 @@ def service(db: Database) -> GameService:
 
 
 async def start_game(service: GameService, guild: int = GUILD) -> int:
-    row = await service.challenge(
+    row = await service.challenges.challenge(
         game="iago", guild_id=guild, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB,
         opponent_is_bot=False, options={"variant": "standard"}, side=0, rated=True,
     )  # fmt: skip
-    await service.accept(row.id, BOB, guild_id=guild)
+    await service.open_challenges.accept(row.id, BOB, guild_id=guild)
     return row.id
 
 
 async def test_settings_merge_the_servers_choices_over_the_defaults(db: Database, service: GameService) -> None:
-    here = await service.settings_for(GUILD)
+    here = await service.server_settings.settings_for(GUILD)
     assert here.enabled_games >= {"iago", "isaac", "polygo"} and here.allowed_channels == frozenset()
     assert (here.threads, here.challenge_minutes, here.reminder_hours) == (False, 15, 24)
-    changed = await service.change_settings(GUILD, ADMIN, game=("isaac", False), channel=(CHANNEL, True), threads=True)
+    changed = await service.server_settings.change(
+        GUILD, ADMIN, game=("isaac", False), channel=(CHANNEL, True), threads=True
+    )
     assert "isaac" not in changed.enabled_games and changed.allowed_channels == {CHANNEL} and changed.threads
     assert changed.channel_allowed(CHANNEL) and changed.channel_allowed(5, parent_id=CHANNEL)
     assert not changed.channel_allowed(5)
     for wrong in ({"challenge_minutes": 0}, {"challenge_minutes": 1441}, {"reminder_hours": 169}):
         with pytest.raises(UserError, match="Choose between"):
-            await service.change_settings(GUILD, ADMIN, **wrong)
-    await service.change_settings(GUILD, ADMIN, channel=(CHANNEL, False), game=("isaac", True))
-    assert (await service.settings_for(GUILD)).allowed_channels == frozenset()  # none left: any channel
-    assert (await service.settings_for(OTHER_GUILD)).threads is False  # another server keeps the defaults
+            await service.server_settings.change(GUILD, ADMIN, **wrong)
+    await service.server_settings.change(GUILD, ADMIN, channel=(CHANNEL, False), game=("isaac", True))
+    assert (await service.server_settings.settings_for(GUILD)).allowed_channels == frozenset()  # none left: any channel
+    assert (
+        await service.server_settings.settings_for(OTHER_GUILD)
+    ).threads is False  # another server keeps the defaults
     assert [row.action for row in await db.audit_log(GUILD)] == ["set", "set"]
 
 
 async def test_challenges_use_the_servers_expiry_and_refuse_disabled_games(service: GameService) -> None:
-    await service.change_settings(GUILD, ADMIN, challenge_minutes=3, game=("polygo", False))
-    row = await service.challenge(
+    await service.server_settings.change(GUILD, ADMIN, challenge_minutes=3, game=("polygo", False))
+    row = await service.challenges.challenge(
         game="iago", guild_id=GUILD, channel_id=CHANNEL, challenger_id=ALICE, opponent_id=BOB,
         opponent_is_bot=False, options={"variant": "standard"}, side=0, rated=True,
     )  # fmt: skip
     assert row.expires_at == service.clock() + 180
     with pytest.raises(UserError) as refused:
-        await service.challenge(
+        await service.challenges.challenge(
             game="polygo", guild_id=GUILD, channel_id=CHANNEL, challenger_id=BOB, opponent_id=ADMIN,
             opponent_is_bot=False, options={}, side=0, rated=True,
         )  # fmt: skip
@@ -77,22 +81,22 @@ async def test_challenges_use_the_servers_expiry_and_refuse_disabled_games(servi
 
 async def test_reminders_and_claims_follow_each_servers_hours(service: GameService) -> None:
     fast, slow = await start_game(service, GUILD), await start_game(service, OTHER_GUILD)
-    await service.change_settings(GUILD, ADMIN, reminder_hours=1)
+    await service.server_settings.change(GUILD, ADMIN, reminder_hours=1)
     start = service.clock()
     service.clock = lambda: start + 1.5 * HOUR
-    assert [row.id for row, _ in await service.due_reminders()] == [fast]  # compared in SQL, per server
+    assert [row.id for row, _ in await service.turns.due_reminders()] == [fast]  # compared in SQL, per server
     with pytest.raises(UserError, match="claim the win"):
-        await service.claim(fast, BOB)  # it is alice's move; bob may claim after 2 h
+        await service.turns.claim(fast, BOB)  # it is alice's move; bob may claim after 2 h
     service.clock = lambda: start + 2.5 * HOUR
-    report = await service.claim(fast, BOB)
+    report = await service.turns.claim(fast, BOB)
     assert report.finish is not None and report.finish.reason == "timeout"
     service.clock = lambda: start + 25 * HOUR
-    assert [row.id for row, _ in await service.due_reminders()] == [slow]
+    assert [row.id for row, _ in await service.turns.due_reminders()] == [slow]
 
 
 async def test_an_admin_cancel_counts_nothing_and_beats_a_late_move(db: Database, service: GameService) -> None:
     game_id = await start_game(service)
-    row = await service.game(game_id)
+    row = await service.finder.game(game_id)
     cancelled, announcement_id = await service.admin.cancel(game_id, GUILD, ADMIN)
     assert (cancelled.status, cancelled.winner, cancelled.finished_at) == ("cancelled", None, service.clock())
     announcement = await db.announcement(announcement_id)
@@ -100,7 +104,7 @@ async def test_an_admin_cancel_counts_nothing_and_beats_a_late_move(db: Database
     with pytest.raises(StalePly):  # a move read before the cancel cannot be written after it
         await db.append_moves(game_id, row.ply, [("D3", 0, ALICE)], service.clock())
     with pytest.raises(UserError, match="admin cancelled"):
-        await service.play(game_id, ALICE, "D3")
+        await service.turns.play(game_id, ALICE, "D3")
     with pytest.raises(UserError, match="nothing to cancel"):
         await service.admin.cancel(game_id, GUILD, ADMIN)
     with pytest.raises(UserError, match="cannot find"):
@@ -111,7 +115,7 @@ async def test_an_admin_cancel_counts_nothing_and_beats_a_late_move(db: Database
 
 async def test_reset_and_forget_delete_what_docs_admin_md_says(db: Database, service: GameService) -> None:
     game_id = await start_game(service)
-    await service.play(game_id, ALICE, "D3")
+    await service.turns.play(game_id, ALICE, "D3")
     async with db.transaction() as connection:
         for user in (ALICE, BOB):
             await connection.execute(
@@ -126,7 +130,7 @@ async def test_reset_and_forget_delete_what_docs_admin_md_says(db: Database, ser
 
     forgotten = await actions.forget_member(GUILD, ALICE, ADMIN)
     assert (forgotten.ratings, forgotten.records, forgotten.games, forgotten.cancelled) == (0, 1, 1, (game_id,))
-    row = await service.game(game_id)
+    row = await service.finder.game(game_id)
     assert row.status == "cancelled" and ALICE not in row.players and forgotten.anonymous_id in row.players
     assert row.challenger_id == forgotten.anonymous_id
     async with db.engine.connect() as connection:

@@ -74,8 +74,8 @@ def test_a_report_of_the_games_last_pass_says_no_piece_is_left_to_remove(languag
 def finished_game(state: GameState) -> Game:
     values: dict[str, Any] = dict.fromkeys(Game.__dataclass_fields__)
     values.update(
-        id=1, guild_id=1, channel_id=1, entry=games.find("isaac"), options={}, players=(11, 12), challenger_id=11, rated=False,
-        status=GameStatus.FINISHED, ply=len(state.moves), created_at=0.0,
+        id=1, guild_id=1, channel_id=1, entry=games.find("isaac"), options={}, players=(11, 12), challenger_id=11,
+        rated=False, status=GameStatus.FINISHED, ply=len(state.moves), created_at=0.0,
     )  # fmt: skip
     return Game(**values)
 

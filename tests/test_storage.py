@@ -227,10 +227,10 @@ async def test_a_first_release_database_is_recognised_kept_and_plays_on(tmp_path
         assert [(await db.game(i)).status for i in (3, 4)] == ["challenge", "expired"]  # type: ignore[union-attr]
 
         service = GameService(db, clock=lambda: legacy["t"] + 100)
-        state = await service.state(await service.game(2))
-        report = await service.play(2, active.players[state.turn], state.legal_moves()[0])
+        state = await service.finder.state(await service.finder.game(2))
+        report = await service.turns.play(2, active.players[state.turn], state.legal_moves()[0])
         assert report.game.ply == 4 and await db.moves(2) == [*legacy["active"], report.played[0].move]
-        report = await service.resign(2, CAROL)
+        report = await service.turns.resign(2, CAROL)
         assert report.finish is not None and report.finish.rating_changes[ALICE][0] == 1612  # the kept rating
         assert (await db.rating(GUILD, "iago", ALICE)).rated_games == 2  # type: ignore[union-attr]
     finally:

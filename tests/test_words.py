@@ -1,5 +1,5 @@
-"""Boards in words for every registered game (sessions/words.py): the renderer's own words where it has them, a
-generic description where it has none (the test-only tic-tac-toe), always within Discord's limits."""
+"""Boards in words for every registered game (sessions/board_descriptions.py): the renderer's own words where it
+has them, a generic description where it has none (the test-only tic-tac-toe), always within Discord's limits."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 import games
 from games import GameEntry
 from render.text import ALT_TEXT_LIMIT, MESSAGE_LIMIT
-from sessions.words import alt_text, animation_alt_text, generic_alt_text, text_board
+from sessions.board_descriptions import alt_text, animation_alt_text, generic_alt_text, text_board
 from tests.fourth_game.entry import ENTRY as TICTACTOE
 
 

@@ -54,7 +54,9 @@ async def test_members_without_manage_server_cannot_use_admin_even_by_forging(
             await fake.slash(fake.bob, "admin", "set", "game", options={"game": "iago", "enabled": False}, forged=True)
         )
         assert "Manage Server" in forged.content
-        assert "iago" in (await bot.service.settings_for(fake.guild.id)).enabled_games  # nothing changed
+        assert (
+            "iago" in (await bot.service.server_settings.settings_for(fake.guild.id)).enabled_games
+        )  # nothing changed
         assert "No admin actions yet." in await audit_text(fake)
         fake.set_permissions(fake.bob, fake.member_permissions(fake.bob) | 0x20)  # MANAGE_GUILD
         shown = await private_reply(await fake.slash(fake.bob, "admin", "settings"))
@@ -76,7 +78,7 @@ async def test_settings_apply_at_once_and_are_audited(
         assert "turned Iago off" in refused.content
         # Another process on the same database sees the change on its first read.
         other_process = GameService(db)
-        assert "iago" not in (await other_process.settings_for(fake.guild.id)).enabled_games
+        assert "iago" not in (await other_process.server_settings.settings_for(fake.guild.id)).enabled_games
         await fake.slash(fake.alice, "admin", "set", "game", options={"game": "iago", "enabled": True})
 
         await private_reply(await fake.slash(fake.alice, "admin", "set", "challenge-expiry", options={"minutes": 5}))
@@ -85,11 +87,11 @@ async def test_settings_apply_at_once_and_are_audited(
         row = await db.game(game_id)
         assert row is not None and row.expires_at is not None
         assert row.expires_at - row.created_at == pytest.approx(300)
-        here = await bot.service.settings_for(fake.guild.id)
+        here = await bot.service.server_settings.settings_for(fake.guild.id)
         assert (here.challenge_minutes, here.reminder_hours) == (5, 2)
         # The reminder comes after this server's 2 h, not the default 24 h.
         bot.service.clock = lambda: (row.last_move_at or 0) + 2 * 3600 + 1
-        assert [g.id for g, _ in await bot.service.due_reminders([fake.guild.id])] == [game_id]
+        assert [g.id for g, _ in await bot.service.turns.due_reminders([fake.guild.id])] == [game_id]
 
         await private_reply(
             await fake.slash(fake.alice, "admin", "set", "channel", options={"channel": other.id, "allowed": True})
@@ -99,10 +101,10 @@ async def test_settings_apply_at_once_and_are_audited(
         )
         assert "cannot be started in this channel" in elsewhere.content and f"<#{other.id}>" in elsewhere.content
         await private_reply(await fake.slash(fake.alice, "admin", "set", "threads", options={"enabled": False}))
-        assert not (await bot.service.settings_for(fake.guild.id)).threads
+        assert not (await bot.service.server_settings.settings_for(fake.guild.id)).threads
         bounded = await fake.slash(fake.alice, "admin", "set", "reminder", options={"hours": 500}, forged=True)
         assert (await bounded.final()).ephemeral  # refused by Discord's range or the service's bound
-        assert (await bot.service.settings_for(fake.guild.id)).reminder_hours == 2
+        assert (await bot.service.server_settings.settings_for(fake.guild.id)).reminder_hours == 2
 
         log = await audit_text(fake)
         assert log.count("**/admin set**") == 6 and f"<@{fake.alice.id}>" in log
@@ -142,7 +144,7 @@ async def test_resetting_a_leaderboard_asks_first(
         delete, _keep = asked.custom_ids()  # Delete first, then Keep
         done = await (await fake.click(fake.alice, asked, delete)).final()
         assert "2 ratings deleted; win/loss records kept" in done.content
-        assert await bot.service.leaderboard(fake.guild.id, "iago") == []
+        assert await bot.service.ratings.leaderboard(fake.guild.id, "iago") == []
         assert len(await db.records_of(fake.guild.id, fake.bob.id)) == 1  # records kept by default
         assert "Ratings deleted: 2" in await audit_text(fake)
 
@@ -162,7 +164,7 @@ async def test_forgetting_a_member_keeps_their_games_anonymised(
         await seed_scores(db, fake.guild.id, fake.alice.id, fake.bob.id)
         game_id, _ = await challenge_and_accept(fake, "iago")
         await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "d3"}))
-        state = await bot.service.state(await bot.service.game(game_id))
+        state = await bot.service.finder.state(await bot.service.finder.game(game_id))
         await public_reply(await fake.slash(fake.bob, "iago", "move", options={"move": state.legal_moves()[0]}))
         done = await private_reply(
             await fake.slash(fake.alice, "admin", "forget-member", options={"member": fake.bob.id})

@@ -22,7 +22,7 @@ PLAYED = "Done: it is saved. The board follows in a moment."
 
 def fail_once(bot: GameBot) -> list[int]:
     """The next board drawn fails with a bug's error (not HTTP, timeout or OS); later ones are drawn."""
-    draw = bot.service.render_board
+    draw = bot.service.boards.render_board
     failed: list[int] = []
 
     async def broken(*args: object, **marks: object) -> bytes:
@@ -31,7 +31,7 @@ def fail_once(bot: GameBot) -> list[int]:
             raise KeyError("a drawing bug")
         return await draw(*args, **marks)  # type: ignore[arg-type]
 
-    bot.service.render_board = broken  # type: ignore[method-assign]
+    bot.service.boards.render_board = broken  # type: ignore[method-assign]
     return failed
 
 

@@ -56,7 +56,7 @@ async def test_a_search_worker_killed_twice_in_one_bot_turn_is_retried_at_once(
     async with fake.running_bot(make_bot(**THINKING)) as bot:
         row = await start_against_bot(fake, db, fake.alice, "iago", level=1)
         killer = WorkerKiller(2)
-        bot.service._computer.thinker._submit = killer.submit  # type: ignore[attr-defined]
+        bot.service.computer.thinker._submit = killer.submit  # type: ignore[attr-defined]
         mine = await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}))
         assert len(await db.moves(row.id)) == 2 and killer.kills == 2
         bot_move = (await db.moves(row.id))[1]  # in the member's own message: one message a turn (issue 24)
@@ -73,7 +73,7 @@ async def test_a_bot_that_cannot_think_says_so_once_and_moves_when_asked_again(
     async with fake.running_bot(make_bot(**THINKING)) as bot:
         row = await start_against_bot(fake, db, fake.alice, "iago", level=1)
         killer = WorkerKiller(SEARCH_ATTEMPTS)
-        bot.service._computer.thinker._submit = killer.submit  # type: ignore[attr-defined]
+        bot.service.computer.thinker._submit = killer.submit  # type: ignore[attr-defined]
         mine = await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}))
         assert "**D4**" in mine.content  # the bot cannot answer: the move is announced on its own at once
         notice = await fake.wait_for_message(predicate=lambda m: any(c.startswith("bot-turn:") for c in m.custom_ids()))

@@ -93,7 +93,7 @@ async def test_a_whole_game_against_every_level_ends_with_legal_moves_and_no_rat
 
 
 async def replay_with_takebacks(bot: GameBot, row: GameRow) -> GameState:
-    return await bot.service.state(await bot.service.game(row.id))
+    return await bot.service.finder.state(await bot.service.finder.game(row.id))
 
 
 async def _nothing_pending(db: Database, game_id: int) -> bool:

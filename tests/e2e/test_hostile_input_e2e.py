@@ -95,7 +95,7 @@ async def attempts(
     stranger = fake.carol
     found: list[Attempt] = []
     for entry in games.entries():
-        state = await bot.service.state(await bot.service.game(ids[entry.name]))
+        state = await bot.service.finder.state(await bot.service.finder.game(ids[entry.name]))
         legal = legal_texts(bot, state)
         for sub in subcommands(fake, entry.name):
             name, schema = sub["name"], sub.get("options", [])
@@ -135,7 +135,7 @@ async def attempts(
 
 
 async def quiet_game(bot: GameBot, fake: FakeDiscord, guild_id: int, channel_id: int) -> int:
-    row = await bot.service.challenge(
+    row = await bot.service.challenges.challenge(
         game="iago",
         guild_id=guild_id,
         channel_id=channel_id,
@@ -146,7 +146,7 @@ async def quiet_game(bot: GameBot, fake: FakeDiscord, guild_id: int, channel_id:
         side=0,
         rated=True,
     )
-    await bot.service.accept(row.id, fake.bob.id, guild_id=guild_id)
+    await bot.service.open_challenges.accept(row.id, fake.bob.id, guild_id=guild_id)
     return row.id
 
 
@@ -174,7 +174,7 @@ async def test_hundreds_of_hostile_inputs_get_private_answers_and_change_nothing
         # Two more games made through the service (the challenge cooldown holds alice back): one finished here,
         # one in another server.
         finished = await quiet_game(bot, fake, fake.guild.id, fake.channel.id)
-        await bot.service.resign(finished, fake.bob.id)
+        await bot.service.turns.resign(finished, fake.bob.id)
         other = await quiet_game(bot, fake, fake.guild.id + 1, fake.channel.id + 1)
         for game_id in (finished, other):
             for pending in await db.pending_for_game(game_id):

@@ -246,7 +246,7 @@ async def play_isaac(fake: FakeDiscord, reader: Reader, bot: GameBot) -> int:
             await refused(fake, mover, "isaac", "move", move=f"x {span} 1000")  # a score out of reach
             removals += 1
         await public_reply(await fake.slash(mover, "isaac", "move", options={"move": move}, locale=JA))
-        mirror.sync(await bot.service.moves(game_id))
+        mirror.sync(await bot.service.finder.moves(game_id))
     await after_the_end(fake, "isaac", game_id)
     return game_id
 
@@ -255,7 +255,7 @@ async def play_polygo(fake: FakeDiscord, reader: Reader, bot: GameBot) -> int:
     mirror = Mirror("polygo", {"size": 9}, seed=1)
     bot.service.draw = random.Random(0).choice  # the dice stay the bot's; seeded so every run is the same game
     game_id = await challenge_in_japanese(fake, "polygo", {"size": 9})
-    mirror.sync(await bot.service.moves(game_id))
+    mirror.sync(await bot.service.finder.moves(game_id))
     players = (fake.alice, fake.bob)
     await look_around(fake, reader, "polygo", game_id)
     tried = False
@@ -276,7 +276,7 @@ async def play_polygo(fake: FakeDiscord, reader: Reader, bot: GameBot) -> int:
                 tried = True
             move = mirror.choose()
             await public_reply(await fake.slash(mover, "polygo", "place", options={"stones": move}, locale=JA))
-        mirror.sync(await bot.service.moves(game_id))
+        mirror.sync(await bot.service.finder.moves(game_id))
     await after_the_end(fake, "polygo", game_id)
     return game_id
 

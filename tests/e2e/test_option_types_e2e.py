@@ -61,7 +61,7 @@ async def test_a_game_option_of_the_wrong_type_gets_the_polite_refusal_in_every_
     caplog.set_level(logging.INFO)
     async with fake.running_bot(make_bot()) as bot:
         game_id, _ = await challenge_and_accept(fake, "iago")
-        await bot.service.flush_deliveries()  # the first board's mark, written in the background
+        await bot.service.announcements.flush()  # the first board's mark, written in the background
         planned = list(commands_taking_a_game(fake))
         names = {" ".join(path) for path, _ in planned}
         # hint, claim, history, analyse, board, roll, place ... of every game, as the issue lists them

@@ -60,7 +60,7 @@ async def test_a_game_is_played_in_its_thread_and_the_challenge_message_shows_th
                     )
                 mirror.state.play(move)
                 assert board.channel_id == thread.id and board.attachment().data.startswith(PNG_SIGNATURE)
-                score = present.score_line(None, await bot.service.game(game_id), mirror.state)
+                score = present.score_line(None, await bot.service.finder.game(game_id), mirror.state)
                 assert score in board.content  # the running score is on every board, in the thread
             await asyncio.sleep(0.2)  # time for an edit that must not come
         # A move in the thread costs its reply only; the one typed in the channel, its pointer and its board.

@@ -120,7 +120,7 @@ def pairings(seen: TournamentView, number: int, names: dict[int, str]) -> list[t
 
 async def thread_of(bot: GameBot, fake: FakeDiscord, game_id: int) -> int:
     async def opened() -> int | None:
-        return (await bot.service.game(game_id)).thread_id
+        return (await bot.service.finder.game(game_id)).thread_id
 
     thread_id = await fake.wait_until(opened, what=f"the thread of game {game_id}")
     board = await fake.wait_for_message(thread_id, lambda m: bool(m.attachments))
@@ -191,7 +191,7 @@ async def test_an_eight_player_swiss_of_three_rounds_plays_to_the_end_through_a_
         for loser in (p5, p6, p7, p8):
             await resign(fake, bot, game_of(seen, 1, loser.id), loser)
         # A finished game's header gets its result and still says which tournament and round it belongs to.
-        header_id = (await bot.service.game(game_of(seen, 1, p5.id))).challenge_message_id
+        header_id = (await bot.service.finder.game(game_of(seen, 1, p5.id))).challenge_message_id
         assert header_id is not None
         await fake.wait_until(lambda: "resigned" in fake.messages[header_id].content.lower(), what="the result")
         assert "**Spring Swiss**, round 1" in fake.messages[header_id].content

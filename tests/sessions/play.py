@@ -33,24 +33,24 @@ async def challenge(service: GameService, game: str = "iago", **overrides: Any) 
         side=0,
         rated=True,
     )
-    return await service.challenge(**{**arguments, **overrides})
+    return await service.challenges.challenge(**{**arguments, **overrides})
 
 
 async def start(service: GameService, game: str = "iago", options: dict | None = None, rated: bool = True) -> int:
     row = await challenge(service, game, rated=rated, **({} if options is None else {"options": options}))
-    await service.accept(row.id, BOB, guild_id=GUILD)
+    await service.open_challenges.accept(row.id, BOB, guild_id=GUILD)
     return row.id
 
 
 async def play_to_end(service: GameService, game_id: int, seed: int = 7) -> None:
     rng = random.Random(seed)
     for _ in range(2000):
-        row = await service.game(game_id)
+        row = await service.finder.game(game_id)
         if row.status == "finished":
             return
-        state = await service.state(row)
+        state = await service.finder.state(row)
         if state.chance:
-            await service.roll(game_id, row.players[state.to_roll])
+            await service.turns.roll(game_id, row.players[state.to_roll])
             continue
-        await service.play(game_id, row.players[state.turn], rng.choice(state.legal_moves()))
+        await service.turns.play(game_id, row.players[state.turn], rng.choice(state.legal_moves()))
     raise AssertionError("game did not finish")

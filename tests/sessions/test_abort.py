@@ -17,41 +17,41 @@ from tests.sessions.play import ALICE, BOB, CAROL, GUILD, start
 
 async def test_either_player_aborts_until_one_has_made_two_moves(db: Database, service: GameService) -> None:
     first = await start(service)
-    await service.play(first, ALICE, "E4")
-    game, announcement_id = await service.abort(first, ALICE)  # alice, though it is bob's turn
+    await service.turns.play(first, ALICE, "E4")
+    game, announcement_id = await service.aborts.abort(first, ALICE)  # alice, though it is bob's turn
     assert game.status == "cancelled" and game.result_reason == ABORTED and game.winner is None
     pending = (await db.pending_for_game(first))[-1]
     assert pending.id == announcement_id and pending.kind == AnnouncementKind.ABORTED
     assert pending.payload["by"] == ALICE
     assert await db.rating(GUILD, "iago", ALICE) is None and await db.records_of(GUILD, BOB) == []
     with pytest.raises(UserError, match="not in play"):
-        await service.abort(first, BOB)
+        await service.aborts.abort(first, BOB)
 
     second = await start(service)
     for user, move in ((ALICE, "E4"), (BOB, "D4"), (ALICE, "C3")):
-        state = await service.state(await service.game(second))
-        assert service.can_abort(await service.game(second), state)
-        await service.play(second, user, move if move in state.legal_moves() else state.legal_moves()[0])
-    game = await service.game(second)
-    assert not service.can_abort(game, await service.state(game))
+        state = await service.finder.state(await service.finder.game(second))
+        assert service.aborts.can_abort(await service.finder.game(second), state)
+        await service.turns.play(second, user, move if move in state.legal_moves() else state.legal_moves()[0])
+    game = await service.finder.game(second)
+    assert not service.aborts.can_abort(game, await service.finder.state(game))
     with pytest.raises(UserError, match="can no longer be aborted"):
-        await service.abort(second, BOB)
+        await service.aborts.abort(second, BOB)
     with pytest.raises(UserError, match="not playing"):
-        await service.abort(second, CAROL)
-    assert (await service.game(second)).status == "active"
+        await service.aborts.abort(second, CAROL)
+    assert (await service.finder.game(second)).status == "active"
 
 
 async def test_an_abort_at_a_ply_the_game_has_left_changes_nothing(service: GameService) -> None:
     game_id = await start(service)
-    await service.play(game_id, ALICE, "E4")
+    await service.turns.play(game_id, ALICE, "E4")
     with pytest.raises(UserError, match="out of date"):
-        await service.abort(game_id, BOB, ply=0)
+        await service.aborts.abort(game_id, BOB, ply=0)
     # A move and an abort at the same ply: whichever is written first wins, the other is refused.
     moved, aborted = await asyncio.gather(
-        service.play(game_id, BOB, "D4"), service.abort(game_id, BOB, ply=1), return_exceptions=True
+        service.turns.play(game_id, BOB, "D4"), service.aborts.abort(game_id, BOB, ply=1), return_exceptions=True
     )
     assert isinstance(moved, UserError) != isinstance(aborted, UserError)
-    game = await service.game(game_id)
+    game = await service.finder.game(game_id)
     assert (game.status, game.ply) == (("active", 2) if isinstance(aborted, UserError) else ("cancelled", 1))
 
 

@@ -19,12 +19,12 @@ from tests.sessions.play import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, challe
 async def test_challenge_refuses_self_bots_and_a_second_open_challenge(service: GameService) -> None:
     base = dict(game="iago", guild_id=GUILD, channel_id=CHANNEL, options={}, side=None, rated=True)
     with pytest.raises(UserError, match="yourself"):
-        await service.challenge(challenger_id=ALICE, opponent_id=ALICE, opponent_is_bot=False, **base)
+        await service.challenges.challenge(challenger_id=ALICE, opponent_id=ALICE, opponent_is_bot=False, **base)
     with pytest.raises(UserError, match="Bots"):
-        await service.challenge(challenger_id=ALICE, opponent_id=BOB, opponent_is_bot=True, **base)
-    await service.challenge(challenger_id=ALICE, opponent_id=BOB, opponent_is_bot=False, **base)
+        await service.challenges.challenge(challenger_id=ALICE, opponent_id=BOB, opponent_is_bot=True, **base)
+    await service.challenges.challenge(challenger_id=ALICE, opponent_id=BOB, opponent_is_bot=False, **base)
     with pytest.raises(UserError, match="already an open challenge"):
-        await service.challenge(challenger_id=BOB, opponent_id=ALICE, opponent_is_bot=False, **base)
+        await service.challenges.challenge(challenger_id=BOB, opponent_id=ALICE, opponent_is_bot=False, **base)
 
 
 async def test_bad_options_are_refused_with_the_allowed_values(service: GameService) -> None:
@@ -38,18 +38,18 @@ async def test_bad_options_are_refused_with_the_allowed_values(service: GameServ
 async def test_only_the_opponent_accepts_and_only_the_challenger_cancels(service: GameService) -> None:
     row = await challenge(service, side=1)
     assert row.players == (BOB, ALICE)  # the challenger asked for side 1
-    for stranger_action in (service.accept, service.decline, service.cancel):
+    for stranger_action in (service.open_challenges.accept, service.challenges.decline, service.challenges.cancel):
         with pytest.raises(UserError):
             await stranger_action(row.id, CAROL, guild_id=GUILD)
     with pytest.raises(UserError, match="own challenge"):
-        await service.accept(row.id, ALICE, guild_id=GUILD)
+        await service.open_challenges.accept(row.id, ALICE, guild_id=GUILD)
     with pytest.raises(UserError, match="Only the challenger"):
-        await service.cancel(row.id, BOB, guild_id=GUILD)
-    assert (await service.game(row.id)).status == "challenge"
-    cancelled, _ = await service.cancel(row.id, ALICE, guild_id=GUILD)
+        await service.challenges.cancel(row.id, BOB, guild_id=GUILD)
+    assert (await service.finder.game(row.id)).status == "challenge"
+    cancelled, _ = await service.challenges.cancel(row.id, ALICE, guild_id=GUILD)
     assert cancelled.status == "cancelled"
     with pytest.raises(UserError, match="no longer open"):
-        await service.accept(row.id, BOB, guild_id=GUILD)
+        await service.open_challenges.accept(row.id, BOB, guild_id=GUILD)
 
 
 async def test_a_challenge_is_answered_only_in_its_server_and_from_its_own_message(
@@ -58,12 +58,14 @@ async def test_a_challenge_is_answered_only_in_its_server_and_from_its_own_messa
     row = await challenge(service)
     await db.set_message(row.id, "challenge_message_id", 555)
     with pytest.raises(UserError, match="cannot find game"):
-        await service.accept(row.id, BOB, guild_id=GUILD + 1, message_id=555)
+        await service.open_challenges.accept(row.id, BOB, guild_id=GUILD + 1, message_id=555)
     with pytest.raises(UserError, match="does not belong"):
-        await service.accept(row.id, BOB, guild_id=GUILD, message_id=556)  # a button copied onto another message
-    assert (await service.game(row.id)).status == "challenge"
-    await service.accept(row.id, BOB, guild_id=GUILD, message_id=555)
-    assert (await service.game(row.id)).status == "active"
+        await service.open_challenges.accept(
+            row.id, BOB, guild_id=GUILD, message_id=556
+        )  # a button copied onto another message
+    assert (await service.finder.game(row.id)).status == "challenge"
+    await service.open_challenges.accept(row.id, BOB, guild_id=GUILD, message_id=555)
+    assert (await service.finder.game(row.id)).status == "active"
 
 
 async def test_a_member_holds_at_most_five_open_challenges(service: GameService) -> None:
@@ -79,10 +81,10 @@ async def test_a_member_holds_at_most_five_open_challenges(service: GameService)
 async def test_challenge_expires_after_its_time(service: GameService, clock: Clock) -> None:
     row = await challenge(service, side=0)
     clock.now += 901
-    expired = await service.expire_challenges()
+    expired = await service.challenges.expire_challenges()
     assert [r.id for r in expired] == [row.id]
     with pytest.raises(UserError, match="no longer open"):
-        await service.accept(row.id, BOB, guild_id=GUILD)
+        await service.open_challenges.accept(row.id, BOB, guild_id=GUILD)
 
 
 async def test_racing_challenges_between_two_members_leave_one_open(
@@ -108,10 +110,12 @@ async def test_the_bot_is_challenged_only_to_a_game_whose_entry_names_an_ai_and_
     try:
         computer = dict(guild_id=GUILD, channel_id=CHANNEL, member_id=ALICE, bot_id=999, options={}, side=0)
         with pytest.raises(UserError, match="do not play") as refused:
-            await service.challenge_computer(game=without_ai.name, level=None, **computer)
+            await service.challenges.challenge_computer(game=without_ai.name, level=None, **computer)
         assert str(refused.value.params["title"]) == "Tic-tac-toe"
         with pytest.raises(UserError, match="levels 1 to 4"):
-            await service.challenge_computer(game="iago", level=5, **{**computer, "options": {"variant": "standard"}})
+            await service.challenges.challenge_computer(
+                game="iago", level=5, **{**computer, "options": {"variant": "standard"}}
+            )
         assert await db.games_with_status("challenge") == [] and await db.games_with_status("active") == []
     finally:
         games.unregister(without_ai.name)

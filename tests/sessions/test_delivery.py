@@ -34,15 +34,15 @@ class Courier:
 async def test_what_is_due_is_claimed_handed_over_and_marked_once(service: GameService, db: Database) -> None:
     game_id = await start(service)  # accepted without a reply to carry it: the outbox's at once
     courier = Courier()
-    assert await service.deliver_due([GUILD + 1], courier) == 0  # another process's server
-    assert await service.deliver_due([GUILD], courier) == 1
+    assert await service.delivery.deliver_due([GUILD + 1], courier) == 0  # another process's server
+    assert await service.delivery.deliver_due([GUILD], courier) == 1
     (notice,) = courier.notices
     assert notice.kind == AnnouncementKind.START and notice.game.id == game_id and notice.report is not None
     assert notice.report.state.moves == [] and notice.report.by == BOB
     assert await db.pending_for_game(game_id) == []
     stored = await db.announcement(notice.id)
     assert stored is not None and stored.message_id == 10_000 + notice.id
-    assert await service.deliver_due([GUILD], courier) == 0 and len(courier.notices) == 1  # once
+    assert await service.delivery.deliver_due([GUILD], courier) == 0 and len(courier.notices) == 1  # once
 
 
 async def test_a_failed_delivery_is_retried_later_and_at_last_given_up(
@@ -50,17 +50,17 @@ async def test_a_failed_delivery_is_retried_later_and_at_last_given_up(
 ) -> None:
     game_id = await start(service)
     failing = Courier(fail=True)
-    await service.deliver_due([GUILD], failing)
+    await service.delivery.deliver_due([GUILD], failing)
     (pending,) = await db.pending_for_game(game_id)
     assert pending.attempts == 1 and pending.next_attempt_at == clock.now + FIRST_RETRY
-    assert await service.deliver_due([GUILD], failing) == 0 and len(failing.notices) == 1  # not due yet
+    assert await service.delivery.deliver_due([GUILD], failing) == 0 and len(failing.notices) == 1  # not due yet
     clock.now += FIRST_RETRY
-    await service.deliver_due([GUILD], failing)
+    await service.delivery.deliver_due([GUILD], failing)
     (pending,) = await db.pending_for_game(game_id)
     assert pending.attempts == 2 and pending.next_attempt_at == clock.now + 2 * FIRST_RETRY  # the backoff doubles
     while len(failing.notices) < MAX_ATTEMPTS:
         clock.now += 3600
-        await service.deliver_due([GUILD], failing)
+        await service.delivery.deliver_due([GUILD], failing)
     assert await db.pending_for_game(game_id) == []  # given up: the channel is gone, say
     given_up = await db.announcement(failing.notices[0].id)
     assert given_up is not None and given_up.message_id is None and given_up.delivered_at is not None
@@ -71,15 +71,15 @@ async def test_reports_in_hand_are_delivered_as_they_are_without_replaying_the_l
     service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id = await start(service)
-    await service.deliver_due([GUILD], Courier())
-    report = await service.play(game_id, ALICE, "D4")  # no reply: as the bot's own moves are written
+    await service.delivery.deliver_due([GUILD], Courier())
+    report = await service.turns.play(game_id, ALICE, "D4")  # no reply: as the bot's own moves are written
 
     async def no_log(game: int) -> list[str]:
         raise AssertionError("the log was read to rebuild a report that was in hand")
 
     monkeypatch.setattr(db, "moves", no_log)
     courier = Courier()
-    assert await service.deliver_reports([report], courier) == 1
+    assert await service.delivery.deliver_reports([report], courier) == 1
     (notice,) = courier.notices
     assert notice.report is report and notice.kind == AnnouncementKind.MOVE
     assert await db.pending_for_game(game_id) == []
@@ -89,12 +89,12 @@ async def test_a_report_another_worker_claimed_is_delivered_by_that_worker_only(
     service: GameService, db: Database, clock: Clock
 ) -> None:
     game_id = await start(service)
-    await service.deliver_due([GUILD], Courier())
-    report = await service.play(game_id, ALICE, "D4")
+    await service.delivery.deliver_due([GUILD], Courier())
+    report = await service.turns.play(game_id, ALICE, "D4")
     other, mine = Courier(), Courier()
     other_process = GameService(db, service.settings, clock=clock)
-    assert await other_process.deliver_due([GUILD], other) == 1  # its round came first
-    assert await service.deliver_reports([report], mine) == 0 and mine.notices == []
+    assert await other_process.delivery.deliver_due([GUILD], other) == 1  # its round came first
+    assert await service.delivery.deliver_reports([report], mine) == 0 and mine.notices == []
     assert [notice.id for notice in other.notices] == [report.announcement_id]
 
 
@@ -102,17 +102,17 @@ async def test_each_kind_of_notice_carries_what_its_message_needs(
     service: GameService, db: Database, clock: Clock
 ) -> None:
     declined = await challenge(service, opponent_id=201)
-    await service.decline(declined.id, 201, guild_id=GUILD)
+    await service.challenges.decline(declined.id, 201, guild_id=GUILD)
     expired = await challenge(service, opponent_id=202)
     clock.now += 901
-    await service.expire_challenges()
+    await service.challenges.expire_challenges()
     playing = await start(service)
     clock.now += 3600
-    await service.due_reminders()
+    await service.turns.due_reminders()
     cancelled = await start(service, rated=False)  # alice and bob again: the first game is theirs too
     await service.admin.cancel(cancelled, GUILD, 999)
     courier = Courier()
-    while await service.deliver_due([GUILD], courier):
+    while await service.delivery.deliver_due([GUILD], courier):
         pass
     told = {(notice.kind, notice.game.id): notice for notice in courier.notices}
     closed = told[AnnouncementKind.CLOSED, declined.id]
@@ -129,7 +129,7 @@ async def three_due(service: GameService) -> list[int]:
     ids = []
     for opponent in (BOB, 201, 202):
         row = await challenge(service, opponent_id=opponent)
-        ids.append((await service.accept(row.id, opponent, guild_id=GUILD)).announcement_id or 0)
+        ids.append((await service.open_challenges.accept(row.id, opponent, guild_id=GUILD)).announcement_id or 0)
     return ids
 
 
@@ -148,11 +148,11 @@ async def test_a_mark_that_fails_never_stops_the_round_and_is_written_first_next
 
     monkeypatch.setattr(db, "mark_delivered", first_mark_fails)
     courier = Courier()
-    assert await service.deliver_due([GUILD], courier) == 3
+    assert await service.delivery.deliver_due([GUILD], courier) == 3
     assert [notice.id for notice in courier.notices] == [first, second, third]  # the round went on
     assert [row.id for row in await db.pending_for_game(1)] == [first]  # delivered, its mark owed
     monkeypatch.undo()
-    assert await service.deliver_due([GUILD], courier) == 0
+    assert await service.delivery.deliver_due([GUILD], courier) == 0
     assert len(courier.notices) == 3  # not delivered again
     marked = await db.announcement(first)
     assert marked is not None and marked.delivered_at is not None and marked.message_id == 10_000 + first
@@ -172,11 +172,11 @@ async def test_a_round_the_database_fails_under_gives_back_what_it_did_not_try(
                 raise DatabaseUnavailable("down", "connection refused")
             return await super().__call__(notice)
 
-    assert await service.deliver_due([GUILD], FailsOnTheSecond()) == 1
+    assert await service.delivery.deliver_due([GUILD], FailsOnTheSecond()) == 1
     untried = [row for row in await db.pending_for_game(2) + await db.pending_for_game(3)]
     assert [(row.id, row.attempts, row.claimed_by) for row in untried] == [(second, 0, None), (third, 0, None)]
     other = Courier()
-    assert await GameService(db, service.settings, clock=clock).deliver_due([GUILD], other) == 2  # at once
+    assert await GameService(db, service.settings, clock=clock).delivery.deliver_due([GUILD], other) == 2  # at once
     assert [notice.id for notice in other.notices] == [second, third]
 
 
@@ -198,13 +198,13 @@ async def test_a_failed_delivery_whose_release_fails_lets_its_lease_lapse_and_th
             return 10_000 + notice.id
 
     courier = FailsOnTheFirst()
-    assert await service.deliver_due([GUILD], courier) == 2
+    assert await service.delivery.deliver_due([GUILD], courier) == 2
     assert [notice.id for notice in courier.notices] == [first, second, third]
     monkeypatch.undo()
-    assert await service.deliver_due([GUILD], Courier()) == 0  # still under its lease
+    assert await service.delivery.deliver_due([GUILD], Courier()) == 0  # still under its lease
     clock.now += LEASE
     retried = Courier()
-    assert await service.deliver_due([GUILD], retried) == 1 and [n.id for n in retried.notices] == [first]
+    assert await service.delivery.deliver_due([GUILD], retried) == 1 and [n.id for n in retried.notices] == [first]
 
 
 async def test_a_round_whose_owed_marks_cannot_be_written_claims_nothing(
@@ -220,7 +220,7 @@ async def test_a_round_whose_owed_marks_cannot_be_written_claims_nothing(
         return await original(announcement_id, message_id, now)
 
     monkeypatch.setattr(db, "mark_delivered", fails)
-    await service.deliver_due([GUILD], Courier())
+    await service.delivery.deliver_due([GUILD], Courier())
 
     async def still_full(deliveries: object, now: float) -> None:
         calls.append("mark")
@@ -228,7 +228,7 @@ async def test_a_round_whose_owed_marks_cannot_be_written_claims_nothing(
 
     monkeypatch.setattr(db, "mark_all_delivered", still_full)
     with pytest.raises(DatabaseUnavailable):  # the Announcer's loop tries again next round, quietly
-        await service.deliver_due([GUILD], Courier())
+        await service.delivery.deliver_due([GUILD], Courier())
     assert calls == ["mark"]
 
 
@@ -245,6 +245,6 @@ async def test_claims_of_a_dead_process_of_this_host_are_given_back_at_start_up(
     alive = f"{host}:{os.getpid()}:alive001"  # this very process: running
     assert [a.id for a in await db.claim_pending(alive, clock.now, LEASE, 1)] == [third]
     restarted = Courier()
-    assert await GameService(db, service.settings, clock=clock).deliver_due([GUILD], restarted) == 2
+    assert await GameService(db, service.settings, clock=clock).delivery.deliver_due([GUILD], restarted) == 2
     assert [notice.id for notice in restarted.notices] == [first, second]
     assert await db.claiming_workers(clock.now) == [alive]

@@ -126,7 +126,7 @@ async def test_the_daily_puzzle_is_posted_once_a_day_and_revealed_the_next(
     game = found[0].game
     await service.puzzle_mining.store(found)
     other = GameService(db, Settings(), clock=clock)  # a second process on the same database
-    await service.change_settings(GUILD, ALICE, daily_puzzle=(game, 555, 9))
+    await service.server_settings.change(GUILD, ALICE, daily_puzzle=(game, 555, 9))
     clock.now = 100 * DAY + 8 * 3600  # before nine: nothing
     assert await service.daily_puzzles.due([GUILD]) == []
     clock.now = 100 * DAY + 9 * 3600 + 5
@@ -155,7 +155,7 @@ async def test_the_daily_puzzle_is_posted_once_a_day_and_revealed_the_next(
 async def test_a_failed_post_is_released_and_tried_again(service: GameService, clock: Clock) -> None:
     found = shipped_for_tests()
     await service.puzzle_mining.store(found)
-    await service.change_settings(GUILD, ALICE, daily_puzzle=(found[0].game, 555, 0))
+    await service.server_settings.change(GUILD, ALICE, daily_puzzle=(found[0].game, 555, 0))
     clock.now = 200 * DAY + 60
     job = (await service.daily_puzzles.due([GUILD]))[0]
     await service.daily_puzzles.failed(job)
@@ -165,11 +165,11 @@ async def test_a_failed_post_is_released_and_tried_again(service: GameService, c
 
 async def test_turning_the_daily_puzzle_off_and_a_bad_hour(service: GameService) -> None:
     game = shipped_for_tests()[0].game
-    here = await service.change_settings(GUILD, ALICE, daily_puzzle=(game, 555, 9))
+    here = await service.server_settings.change(GUILD, ALICE, daily_puzzle=(game, 555, 9))
     assert here.daily_puzzles == {game: (555, 9)}
     with pytest.raises(UserError, match="hour"):
-        await service.change_settings(GUILD, ALICE, daily_puzzle=(game, 555, 24))
-    here = await service.change_settings(GUILD, ALICE, daily_puzzle=(game, None, 9))
+        await service.server_settings.change(GUILD, ALICE, daily_puzzle=(game, 555, 24))
+    here = await service.server_settings.change(GUILD, ALICE, daily_puzzle=(game, None, 9))
     assert here.daily_puzzles == {}
 
 

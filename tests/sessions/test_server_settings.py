@@ -37,4 +37,4 @@ def test_a_number_outside_its_bounds_is_refused_whatever_the_caller_sent(name: s
 
 async def test_an_unknown_setting_is_the_callers_mistake_not_a_members(service: GameService) -> None:
     with pytest.raises(ValueError, match="colour"):
-        await service.change_settings(GUILD, 1, colour="red")
+        await service.server_settings.change(GUILD, 1, colour="red")

@@ -91,15 +91,17 @@ async def test_a_removed_players_game_is_forfeited_and_a_cancel_ends_the_games_s
     dave_game = next(board.game_id for board in view.round_boards(1) if DAVE in (board.player0, board.player1))
     assert dave_game is not None
     view = await service.tournaments.remove(tournament_id, DAVE, ALICE, GUILD)
-    forfeited = await service.game(dave_game)
+    forfeited = await service.finder.game(dave_game)
     assert forfeited.status == "finished" and forfeited.result_reason == "forfeit"
-    assert await service.rating(GUILD, "iago", DAVE) == await service.rating(GUILD, "iago", 999)  # unrated
+    assert await service.ratings.rating(GUILD, "iago", DAVE) == await service.ratings.rating(
+        GUILD, "iago", 999
+    )  # unrated
     with pytest.raises(UserError, match="not playing"):
         await service.tournaments.remove(tournament_id, DAVE, ALICE, GUILD)
     # The other game of round 1 ends: round 2 has DAVE's board decided without a game.
     other = next(board for board in view.round_boards(1) if board.game_id != dave_game)
     assert other.game_id is not None
-    await service.resign(other.game_id, other.player0)
+    await service.turns.resign(other.game_id, other.player0)
     assert await service.tournaments.sweep([GUILD]) == 1
     view = await service.tournaments.view(tournament_id)
     decided = [board for board in view.round_boards(2) if DAVE in (board.player0, board.player1)]
@@ -109,7 +111,7 @@ async def test_a_removed_players_game_is_forfeited_and_a_cancel_ends_the_games_s
     cancelled = await service.tournaments.cancel(tournament_id, ALICE, GUILD)
     assert cancelled.status == "cancelled"
     still_on = [board.game_id for board in view.round_boards(2) if board.game_id is not None]
-    assert [(await service.game(game_id)).status for game_id in still_on] == ["cancelled"]
+    assert [(await service.finder.game(game_id)).status for game_id in still_on] == ["cancelled"]
     with pytest.raises(UserError, match="over"):
         await service.tournaments.cancel(tournament_id, ALICE, GUILD)
     assert (await kinds(db)).count(AnnouncementKind.TOURNAMENT_END) == 1
@@ -124,21 +126,21 @@ async def test_a_tournament_game_has_a_clock_a_reminder_before_it_runs_out_and_n
     await service.tournaments.start_now(tournament_id, GUILD)
     board = (await service.tournaments.view(tournament_id)).round_boards(1)[0]
     assert board.game_id is not None
-    game = await service.game(board.game_id)
+    game = await service.finder.game(board.game_id)
     assert game.move_seconds == 3600 and game.tournament_id == tournament_id
     clock.now += 44 * 60
-    assert await service.run_clocks([GUILD]) == [] and AnnouncementKind.REMINDER not in await kinds(db)
+    assert await service.clocks.run([GUILD]) == [] and AnnouncementKind.REMINDER not in await kinds(db)
     clock.now += 2 * 60  # 46 minutes: a quarter of the hour is left
-    await service.run_clocks([GUILD])
-    await service.run_clocks([GUILD])
+    await service.clocks.run([GUILD])
+    await service.clocks.run([GUILD])
     assert (await kinds(db)).count(AnnouncementKind.REMINDER) == 1
-    assert await service.due_reminders([GUILD]) == []  # the ordinary reminder leaves clocked games alone
+    assert await service.turns.due_reminders([GUILD]) == []  # the ordinary reminder leaves clocked games alone
     with pytest.raises(UserError, match="clock"):
-        await service.claim(game.id, game.players[1])
+        await service.turns.claim(game.id, game.players[1])
     with pytest.raises(UserError, match="cannot be aborted"):  # it counts for the round
-        await service.abort(game.id, game.players[0])
+        await service.aborts.abort(game.id, game.players[0])
     clock.now += 15 * 60
-    flagged = await service.run_clocks([GUILD])
+    flagged = await service.clocks.run([GUILD])
     assert len(flagged) == 1 and flagged[0].finish is not None
     assert flagged[0].finish.reason == "time" and flagged[0].finish.winner == 1  # side 0 was to move
-    assert await service.run_clocks([GUILD]) == []
+    assert await service.clocks.run([GUILD]) == []
