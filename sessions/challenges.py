@@ -15,6 +15,7 @@ from typing import Any
 import ai
 import games
 from sessions.announcements import Announcements
+from sessions.events import BotToMove, MoveMade
 from sessions.guild_settings import ServerSettings
 from sessions.model import (
     AnnouncementKind,
@@ -206,7 +207,11 @@ class Challenges:
             # The row as the commit left it, without reading it again: past the commit nothing may fail.
             game = replace(game, status=GameStatus.ACTIVE, started_at=now, last_move_at=now, ply=len(played))
             self._announcements.committed(game, ids[-1], reply, held)
-            return Report(game, state, played, None, ids[-1], ReportKind.START, user_id, held=held)
+            report = Report(game, state, played, None, ids[-1], ReportKind.START, user_id, held=held)
+        self._table.events.publish(MoveMade(report))
+        if held:
+            self._table.events.publish(BotToMove(game))
+        return report
 
     async def decline(
         self, game_id: int, user_id: int, *, guild_id: int, message_id: int | None = None, reply: ReplyTo | None = None

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engines import GameState
+from sessions.events import EventBus
 from sessions.log import replay
 from sessions.memory import KeyedLocks, LruCache
 from sessions.model import Game, GameStatus, UserError
@@ -46,6 +47,7 @@ class Table:
         self.settings = settings
         self.clock = clock
         self.draw = draw  # chance outcomes come from here only, so tests can load the dice
+        self.events = EventBus()  # what a part committed, for the parts that follow it (sessions/events.py)
         self.locks: KeyedLocks[int] = KeyedLocks()  # the lock every action on a game takes in this process
         self._states: LruCache[int, tuple[int, GameState]] = LruCache(STATE_CACHE_SIZE)  # game -> (ply, state)
 

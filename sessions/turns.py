@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from engines import GameState, IllegalMove
 from locales import N_
 from sessions.announcements import Announcements
+from sessions.events import BotToMove, GameFinished, MoveMade
 from sessions.guild_settings import ServerSettings
 from sessions.model import (
     Ending,
@@ -267,7 +268,19 @@ class Turns:
         by: int | None = user_id
         if written.superseded and joined is not None:
             _, kind, played, by = joined
-        return Report(after, state, played, settled, announcement_id, kind, by, held=held)
+        report = Report(after, state, played, settled, announcement_id, kind, by, held=held)
+        self._published(report, bot_next=held)
+        return report
+
+    def _published(self, report: Report, *, bot_next: bool = False) -> Report:
+        """Tell the parts that follow what was just committed: the move, the game's end, the bot's turn."""
+        events = self._table.events
+        events.publish(MoveMade(report))
+        if report.finish is not None:
+            events.publish(GameFinished(report))
+        if bot_next:
+            events.publish(BotToMove(report.game))
+        return report
 
     async def _end_without_move(
         self,
@@ -295,7 +308,7 @@ class Turns:
         self._announcements.committed(after, announcement_id, reply)
         assert written.settlement is not None
         finished = self._records.finish(after, written.settlement)
-        return Report(after, state, [], finished, announcement_id, ReportKind.FINISH, user_id)
+        return self._published(Report(after, state, [], finished, announcement_id, ReportKind.FINISH, user_id))
 
     async def due_reminders(self, guild_ids: list[int] | None = None) -> list[tuple[Game, int]]:
         """Active games whose player to act has been idle past the reminder time and not yet reminded:
