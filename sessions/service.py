@@ -4,7 +4,7 @@ It is the only place that combines engines, storage, rendering and the AI, and i
 call it with plain ids and text and turn its reports (or its :class:`UserError`) into replies. Each part is a
 module of its own, readable in one sitting, with its own tests:
 
-    Table           sessions/table.py          the database, settings, clock and dice; per-game locks and states
+    Table           sessions/table.py          settings, clock and dice; per-game locks and states; a game and its log
     ServerSettings  sessions/guild_settings.py a server's settings, and its admins' changes
     Records         sessions/records.py        the ratings a finish writes; leaderboards and stats
     Announcements   sessions/announcements.py  what an action announces, and this process's own replies
@@ -21,7 +21,8 @@ module of its own, readable in one sitting, with its own tests:
     Tournaments     sessions/tournaments.py    sign-up, the rounds the bot pairs, standings, removals, cancels
     Seasons         sessions/seasons.py        a server's seasons: their ratings, boards and rollover
 
-This class builds them and names, once, which part answers each call; the database is the parts' own.
+This class builds them and names, once, which part answers each call; each part is handed the storage repositories
+it uses (``db.games``, ``db.outbox``, ...), and no other.
 """
 
 from __future__ import annotations
@@ -76,29 +77,32 @@ class GameService:
         clock: Callable[[], float] = time.time,
         draw: Callable[[list[str]], str] = secrets.choice,
     ) -> None:
-        table = self._table = Table(db, settings or Settings(), clock, draw)
-        server_settings = ServerSettings(table)
-        records = Records(table)
-        announcements = self._announcements = Announcements(table)
-        challenges = Challenges(table, announcements, server_settings)
-        turns = Turns(table, announcements, records, server_settings)
-        computer = ComputerPlayer(table, turns, announcements, Thinker(budget=table.settings.ai_move_seconds))
-        finder = Finder(table)
-        delivery = Delivery(table, records)
+        self._db = db  # closed here; each part is handed the repositories it reads and writes, and no other
+        table = self._table = Table(db.games, settings or Settings(), clock, draw)
+        server_settings = ServerSettings(table, db.admin)
+        records = Records(db.ratings)
+        announcements = self._announcements = Announcements(table, db.outbox)
+        challenges = Challenges(table, db.challenges, announcements, server_settings)
+        turns = Turns(table, db.games, announcements, records, server_settings)
+        computer = ComputerPlayer(table, db.games, turns, announcements, Thinker(budget=table.settings.ai_move_seconds))
+        finder = Finder(table, db.games)
+        delivery = Delivery(table, db.outbox, records)
         self._computer = computer
         self.drawer = Drawer(table.settings.render_workers)
-        self.admin = AdminActions(table)
-        open_challenges = OpenChallenges(table, announcements, challenges, records, server_settings)
-        clocks = Clocks(table, turns)
-        self.tournaments = Tournaments(table, records, turns, announcements, server_settings, self.drawer.run)
-        self.seasons = Seasons(table)
-        aborts = Aborts(table)
-        self.lessons = Lessons(table)
+        self.admin = AdminActions(table, db.admin, db.outbox)
+        open_challenges = OpenChallenges(table, db.challenges, announcements, challenges, records, server_settings)
+        clocks = Clocks(table, db.games, turns)
+        self.tournaments = Tournaments(
+            table, db.tournaments, records, turns, announcements, server_settings, self.drawer.run
+        )
+        self.seasons = Seasons(table, db.seasons)
+        aborts = Aborts(table, db.games)
+        self.lessons = Lessons(table, db.lessons)
         # Puzzles (issue 20): solving and rating, mining finished games, the daily puzzle. The cogs use them as
         # parts, like ``admin``.
-        self.puzzles = Puzzles(table, computer.thinker)
-        self.puzzle_mining = PuzzleMining(table, Budgets.deep_seconds(table.settings.puzzle_seconds))
-        self.daily_puzzles = DailyPuzzles(table, delivery.worker)
+        self.puzzles = Puzzles(table, db.puzzles, computer.thinker)
+        self.puzzle_mining = PuzzleMining(table, db.puzzle_mining, Budgets.deep_seconds(table.settings.puzzle_seconds))
+        self.daily_puzzles = DailyPuzzles(table, db.daily_puzzles, db.puzzles, delivery.worker)
 
         # Which part answers each call.
         self.game, self.state, self.moves = table.game, table.state, table.moves
@@ -142,7 +146,7 @@ class GameService:
         self.puzzle_mining.close()
         self.drawer.close()
         await self._announcements.flush()
-        await self._table.db.close()
+        await self._db.close()
 
     @property
     def settings(self) -> Settings:

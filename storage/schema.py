@@ -1,4 +1,4 @@
-"""The tables at the newest migration, as SQLAlchemy Core objects: what the queries in ``database.py`` use.
+"""The tables at the newest migration, as SQLAlchemy Core objects: what the repositories' queries use.
 
 Alembic revisions under ``storage/alembic/versions`` create and change the real tables; this module must describe
 their result (a test compares it with a migrated database on SQLite and PostgreSQL).
