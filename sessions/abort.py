@@ -15,6 +15,7 @@ from sessions.announcements import reply_payload
 from sessions.model import AnnouncementKind, Game, GameStatus, ReplyTo, UserError
 from sessions.table import Table
 from sessions.turns import STALE_BOARD
+from storage.database import GameRepository
 from storage.outbox import Announce
 
 ABORT_BEFORE = 2  # a game may be aborted while neither player has made this many moves
@@ -42,8 +43,9 @@ def abortable(entry: GameEntry, options: dict[str, object], state: GameState) ->
 
 
 class Aborts:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, games: GameRepository) -> None:
         self._table = table
+        self._games = games
 
     @staticmethod
     def can_abort(game: Game, state: GameState) -> bool:
@@ -75,7 +77,7 @@ class Aborts:
                 )
             grace = self._table.settings.announce_grace if reply is not None else 0.0
             announce = Announce(AnnouncementKind.ABORTED, {"by": user_id, "reply": reply_payload(reply)}, delay=grace)
-            written = await self._table.db.abort_game(game.id, game.ply, ABORTED, self._table.clock(), announce)
+            written = await self._games.abort_game(game.id, game.ply, ABORTED, self._table.clock(), announce)
             if written is None:
                 raise UserError("The game changed meanwhile. Look at the board and try again.")
             self._table.forget(game.id)

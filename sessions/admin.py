@@ -9,6 +9,7 @@ import games
 from sessions.model import AnnouncementKind, Game, UserError
 from sessions.table import Table
 from storage.admin import AuditRow, Forgotten
+from storage.database import AdminRepository, OutboxRepository
 from storage.outbox import Announce
 from storage.rows import OPEN
 
@@ -22,8 +23,10 @@ def anonymous_id() -> int:
 
 
 class AdminActions:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, admin: AdminRepository, outbox: OutboxRepository) -> None:
         self._table = table
+        self._admin = admin
+        self._outbox = outbox
 
     async def cancel(self, game_id: int, guild_id: int, admin_id: int) -> tuple[Game, int]:
         """End a game (or an open challenge) of this server with no result: unrated, nothing counted. Both
@@ -34,24 +37,23 @@ class AdminActions:
             if game.status not in OPEN:
                 raise UserError("Game #{id} is not open or in play, so there is nothing to cancel.", id=game_id)
             announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": game.status})
-            db = self._table.db
-            if not await db.cancel_game(game_id, guild_id, admin_id, self._table.clock(), announce):
+            if not await self._admin.cancel_game(game_id, guild_id, admin_id, self._table.clock(), announce):
                 raise UserError("Game #{id} is not open or in play, so there is nothing to cancel.", id=game_id)
             self._table.forget(game_id)
-            pending = await db.pending_for_game(game_id)
+            pending = await self._outbox.pending_for_game(game_id)
             return await self._table.game(game_id), pending[-1].id
 
     async def reset_leaderboard(
         self, guild_id: int, game: str, admin_id: int, *, with_records: bool
     ) -> tuple[int, int]:
         games.find(game)
-        return await self._table.db.reset_leaderboard(
+        return await self._admin.reset_leaderboard(
             guild_id, game, admin_id, self._table.clock(), with_records=with_records
         )
 
     async def forget_member(self, guild_id: int, member_id: int, admin_id: int) -> Forgotten:
         announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": "forgotten"})
-        forgotten = await self._table.db.forget_member(
+        forgotten = await self._admin.forget_member(
             guild_id, member_id, anonymous_id(), admin_id, self._table.clock(), announce
         )
         for game_id in forgotten.cancelled:
@@ -59,4 +61,4 @@ class AdminActions:
         return forgotten
 
     async def audit_log(self, guild_id: int) -> list[AuditRow]:
-        return await self._table.db.audit_log(guild_id, AUDIT_SHOWN)
+        return await self._admin.audit_log(guild_id, AUDIT_SHOWN)

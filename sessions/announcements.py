@@ -19,6 +19,7 @@ from typing import Any
 from sessions.memory import LruCache
 from sessions.model import FOLLOW_THE_GAME, REPORTED, AnnouncementKind, Game, MoveKind, PlayedMove, ReplyTo, ReportKind
 from sessions.table import STATE_CACHE_SIZE, Table
+from storage.database import OutboxRepository
 from storage.faults import DatabaseUnavailable
 from storage.outbox import Announce, AnnouncementRow
 
@@ -49,8 +50,9 @@ class Announcing:
 
 
 class Announcements:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, outbox: OutboxRepository) -> None:
         self._table = table
+        self._outbox = outbox
         # game -> its last action committed here and its reply's progress; bounded like the states
         self._announcing: LruCache[int, Announcing] = LruCache(STATE_CACHE_SIZE)
         self._deliveries: list[tuple[int, int | None]] = []  # replies sent, their marks not yet written
@@ -90,14 +92,14 @@ class Announcements:
 
     async def held(self, game_id: int) -> AnnouncementRow | None:
         """The game's announcement still waiting for the bot's reply, if any."""
-        pending = [row for row in await self._table.db.pending_for_game(game_id) if row.payload.get("held")]
+        pending = [row for row in await self._outbox.pending_for_game(game_id) if row.payload.get("held")]
         return pending[-1] if pending else None
 
     async def release_held(self, game_id: int) -> bool:
         """The bot cannot answer now: what waited for its reply is announced on its own, now (its member's reply
         is left "thinking" otherwise until the hold is over). True if there was one."""
         owed = await self.held(game_id)
-        return owed is not None and await self._table.db.make_due([owed.id], self._table.clock()) > 0
+        return owed is not None and await self._outbox.make_due([owed.id], self._table.clock()) > 0
 
     def joined(
         self, owed: AnnouncementRow, played: list[PlayedMove], *, held: bool
@@ -125,7 +127,7 @@ class Announcements:
     async def follow_thread(self, game_id: int, thread_id: int) -> Game:
         """The game is played in its own thread from now on: what it still owes (its first board, say, written
         before the thread existed) goes there too, no longer by the click that accepted it."""
-        await self._table.db.set_thread(game_id, thread_id, FOLLOW_THE_GAME)
+        await self._outbox.set_thread(game_id, thread_id, FOLLOW_THE_GAME)
         return await self._table.game(game_id)
 
     # --- this process's own replies -----------------------------------------------------------------
@@ -163,7 +165,7 @@ class Announcements:
         while self._deliveries:
             batch, self._deliveries = self._deliveries, []
             try:
-                await self._table.db.mark_all_delivered(batch, time.time())
+                await self._outbox.mark_all_delivered(batch, time.time())
             except DatabaseUnavailable:
                 self._deliveries = batch + self._deliveries
                 await asyncio.sleep(pause)
@@ -202,7 +204,7 @@ class Announcements:
         known = self._announcing.get(game_id)
         if known is not None and ply is not None and known.ply == ply:
             return not (known.delivered or known.sent or known.held) and known.until > self._table.clock()
-        return any(self._being_announced(pending) for pending in await self._table.db.pending_for_game(game_id))
+        return any(self._being_announced(pending) for pending in await self._outbox.pending_for_game(game_id))
 
     def _being_announced(self, pending: AnnouncementRow) -> bool:
         """A move whose own reply is still under way (within its grace): the next action waits for it."""

@@ -31,6 +31,7 @@ from sessions.model import (
 from sessions.table import Table
 from sessions.thinking import DEFAULT_LEVEL
 from sessions.turns import advance, bot_acts_next
+from storage.database import ChallengeRepository
 from storage.outbox import Announce
 from storage.rows import DuplicateChallenge, DuplicateRematch
 
@@ -38,8 +39,15 @@ MAX_OPEN_CHALLENGES = 5  # per member and server: enough to invite several peopl
 
 
 class Challenges:
-    def __init__(self, table: Table, announcements: Announcements, server_settings: ServerSettings) -> None:
+    def __init__(
+        self,
+        table: Table,
+        challenges: ChallengeRepository,
+        announcements: Announcements,
+        server_settings: ServerSettings,
+    ) -> None:
         self._table = table
+        self._challenges = challenges
         self._announcements = announcements
         self._server_settings = server_settings
 
@@ -67,10 +75,9 @@ class Challenges:
         self._check_options(game, options)
         await self._check_allowed(game, guild_id, channel_id, parent_id)
         await self.expire_challenges([guild_id])
-        db = self._table.db
-        if await db.open_challenge_between(guild_id, challenger_id, opponent_id):
+        if await self._challenges.open_challenge_between(guild_id, challenger_id, opponent_id):
             raise UserError("There is already an open challenge between you two. Wait for it to be answered.")
-        if await db.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
+        if await self._challenges.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
             raise UserError(
                 "You already have {count} open challenges. Wait for an answer or cancel one first.",
                 count=MAX_OPEN_CHALLENGES,
@@ -89,7 +96,7 @@ class Challenges:
             raise UserError("Only the two players of game #{id} can ask for a rematch.", id=game_id)
         if game.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet.", id=game_id)
-        if await self._table.db.rematch_of(game_id) is not None:
+        if await self._challenges.rematch_of(game_id) is not None:
             raise UserError("A rematch of game #{id} has already been offered.", id=game_id)
         return await self.challenge(
             game=game.name,
@@ -154,7 +161,7 @@ class Challenges:
             raise UserError("Only the two players of game #{id} can ask for a rematch.", id=game_id)
         if game.status != GameStatus.FINISHED:
             raise UserError("Game #{id} is not over yet.", id=game_id)
-        if await self._table.db.rematch_of(game_id) is not None:
+        if await self._challenges.rematch_of(game_id) is not None:
             raise UserError("A rematch of game #{id} has already been offered.", id=game_id)
         return await self.challenge_computer(
             game=game.name,
@@ -179,7 +186,7 @@ class Challenges:
 
     async def posted(self, game_id: int, message_id: int) -> None:
         """The challenge's message: its buttons answer only there, and it becomes the game's header."""
-        await self._table.db.set_message(game_id, "challenge_message_id", message_id)
+        await self._challenges.set_message(game_id, "challenge_message_id", message_id)
 
     async def accept(
         self,
@@ -200,7 +207,7 @@ class Challenges:
             announce = self._announcements.of_report(ReportKind.START, played, user_id, reply, held=held)
             opening = [(p.move, p.player, None) for p in played]
             now = self._table.clock()
-            ids = await self._table.db.activate_announced(game_id, now, opening, announce)
+            ids = await self._challenges.activate_announced(game_id, now, opening, announce)
             if ids is None:
                 raise UserError("This challenge is no longer open.")
             self._table.remember(game_id, len(played), state)
@@ -230,7 +237,7 @@ class Challenges:
     async def expire_challenges(self, guild_ids: list[int] | None = None) -> list[Game]:
         """Mark every challenge past its time (in these servers) as expired, with its expiry notice."""
         expired = []
-        for row in await self._table.db.expirable(self._table.clock(), guild_ids=guild_ids):
+        for row in await self._challenges.expirable(self._table.clock(), guild_ids=guild_ids):
             if await self._expire(row.id):
                 expired.append(await self._table.game(row.id))
         return expired
@@ -252,7 +259,7 @@ class Challenges:
             status = GameStatus.CANCELLED if user_id == game.challenger_id else GameStatus.DECLINED
             announce = self._announcements.of_closing(user_id, reply)
             now = self._table.clock()
-            ids = await self._table.db.transition_announced(game_id, GameStatus.CHALLENGE, status, now, announce)
+            ids = await self._challenges.transition_announced(game_id, GameStatus.CHALLENGE, status, now, announce)
             if ids is None:
                 raise UserError("This challenge is no longer open.")
             return replace(game, status=status), ids[-1]  # as committed: nothing is read after the commit
@@ -260,7 +267,7 @@ class Challenges:
     async def _expire(self, game_id: int) -> bool:
         expiry = Announce(AnnouncementKind.EXPIRY)
         now = self._table.clock()
-        return await self._table.db.transition(game_id, GameStatus.CHALLENGE, GameStatus.EXPIRED, now, expiry)
+        return await self._challenges.transition(game_id, GameStatus.CHALLENGE, GameStatus.EXPIRED, now, expiry)
 
     @staticmethod
     def _wrong_answerer(game: Game, user_id: int) -> UserError:
@@ -327,7 +334,7 @@ class Challenges:
         players = (challenger_id, opponent_id) if side == 0 else (opponent_id, challenger_id)
         now = self._table.clock()
         try:
-            return await self._table.db.insert_game(
+            return await self._challenges.insert_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 game=game,

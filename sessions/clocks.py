@@ -9,11 +9,13 @@ from competition import clock
 from sessions.model import Game, Report
 from sessions.table import Table
 from sessions.turns import Turns
+from storage.database import GameRepository
 
 
 class Clocks:
-    def __init__(self, table: Table, turns: Turns) -> None:
+    def __init__(self, table: Table, games: GameRepository, turns: Turns) -> None:
         self._table = table
+        self._games = games
         self._turns = turns
 
     async def run(self, guild_ids: list[int] | None = None) -> list[Report]:
@@ -21,7 +23,7 @@ class Clocks:
         returns the reports of the losses on time."""
         now = self._table.clock()
         flagged = []
-        for row in await self._table.db.clocked_games(guild_ids):
+        for row in await self._games.clocked_games(guild_ids):
             game = Game.of(row)
             assert game.move_seconds is not None
             since = game.last_move_at or game.created_at
@@ -32,5 +34,5 @@ class Clocks:
             elif game.reminded_at is None and now >= clock.reminder_at(since, game.move_seconds):
                 user_id = game.player_to_act(await self._table.state(game))
                 payload = {"user_id": user_id, "deadline": clock.deadline(since, game.move_seconds)}
-                await self._table.db.claim_reminder(game.id, since, now, payload)
+                await self._games.claim_reminder(game.id, since, now, payload)
         return flagged

@@ -22,6 +22,7 @@ from sessions.model import TAKEBACK, Game, GameStatus, MoveKind, PlayedMove, Rep
 from sessions.table import Table
 from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, HINT_SECONDS, Thinker, ThinkingFailed
 from sessions.turns import Turns
+from storage.database import GameRepository
 
 ANALYSIS_NOISE = 0.05  # value drops smaller than this are the search's own noise, not mistakes
 THINKING_FAILED = N_("I cannot think right now: my search process stopped. Please try again in a moment.")
@@ -40,8 +41,11 @@ class BotCannotMove(Exception):
 
 
 class ComputerPlayer:
-    def __init__(self, table: Table, turns: Turns, announcements: Announcements, thinker: Thinker) -> None:
+    def __init__(
+        self, table: Table, games: GameRepository, turns: Turns, announcements: Announcements, thinker: Thinker
+    ) -> None:
         self._table = table
+        self._games = games
         self._turns = turns
         self._announcements = announcements
         self.thinker = thinker
@@ -51,7 +55,7 @@ class ComputerPlayer:
     async def games_to_move(self, guild_ids: list[int] | None = None) -> list[Game]:
         """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""
         due = []
-        for row in await self._table.db.games_with_status(GameStatus.ACTIVE, guild_ids=guild_ids):
+        for row in await self._games.games_with_status(GameStatus.ACTIVE, guild_ids=guild_ids):
             game = Game.of(row)
             if (
                 game.against_bot

@@ -26,6 +26,7 @@ from sessions.model import AnnouncementKind, GameStatus, MoveKind, PlayedMove, R
 from sessions.model.notices import Bulletin, Deliver, Notice
 from sessions.records import Records
 from sessions.table import Table
+from storage.database import OutboxRepository
 from storage.faults import DatabaseUnavailable
 from storage.outbox import AnnouncementRow
 
@@ -39,8 +40,9 @@ LAST_RETRY = 300.0  # ... up to five minutes
 
 
 class Delivery:
-    def __init__(self, table: Table, records: Records) -> None:
+    def __init__(self, table: Table, outbox: OutboxRepository, records: Records) -> None:
         self._table = table
+        self._outbox = outbox
         self._records = records
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._owed_marks: list[tuple[int, int | None]] = []  # delivered, but the mark met an unavailable database
@@ -54,7 +56,7 @@ class Delivery:
         now = self._table.clock()  # the clock the announcements were written with
         if not self._orphans_released:
             await self._release_dead_workers(now)
-        claimed = await self._table.db.claim_pending(self.worker, now, LEASE, BATCH, guild_filter=guild_ids)
+        claimed = await self._outbox.claim_pending(self.worker, now, LEASE, BATCH, guild_filter=guild_ids)
         return await self._deliver(claimed, {}, deliver)
 
     async def deliver_reports(self, reports: list[Report], deliver: Deliver) -> int:
@@ -65,7 +67,7 @@ class Delivery:
             return 0
         await self._write_owed_marks()
         now = self._table.clock()
-        claimed = await self._table.db.claim_pending(self.worker, now, LEASE, len(by_id), ids=list(by_id))
+        claimed = await self._outbox.claim_pending(self.worker, now, LEASE, len(by_id), ids=list(by_id))
         return await self._deliver(claimed, by_id, deliver)
 
     async def _deliver(self, claimed: list[AnnouncementRow], reports: dict[int, Report], deliver: Deliver) -> int:
@@ -82,7 +84,7 @@ class Delivery:
                 continue
             delivered += 1
             try:
-                if not await self._table.db.mark_delivered(announcement.id, message_id):
+                if not await self._outbox.mark_delivered(announcement.id, message_id):
                     delivered -= 1  # another worker, whose lease had lapsed, marked it first
             except DatabaseUnavailable:  # it is out: mark it later, never post it again
                 self._owed_marks.append((announcement.id, message_id))
@@ -93,34 +95,34 @@ class Delivery:
         :class:`DatabaseUnavailable` while it still cannot: the round is skipped)."""
         if self._owed_marks:
             owed = list(self._owed_marks)
-            await self._table.db.mark_all_delivered(owed, time.time())
+            await self._outbox.mark_all_delivered(owed, time.time())
             del self._owed_marks[: len(owed)]
 
     async def _release_dead_workers(self, now: float) -> None:
         """Once, at start-up: claims held by a worker of this host whose process is gone (killed, crashed) are
         given back at once, rather than waiting out their lease; a restarted bot then delivers what it owed."""
         host = socket.gethostname()
-        for worker in await self._table.db.claiming_workers(now):
+        for worker in await self._outbox.claiming_workers(now):
             worker_host, _, rest = worker.partition(":")
             pid = rest.partition(":")[0]
             if worker_host == host and pid.isdigit() and worker != self.worker and not _alive(int(pid)):
-                released = await self._table.db.release_claims(worker)
+                released = await self._outbox.release_claims(worker)
                 log.info("Released %d announcements claimed by %s, a process that is gone", released, worker)
         self._orphans_released = True
 
     async def _give_back(self, untried: list[AnnouncementRow]) -> None:
         with contextlib.suppress(DatabaseUnavailable):  # else their leases lapse instead
-            await self._table.db.release_claims(self.worker, [announcement.id for announcement in untried])
+            await self._outbox.release_claims(self.worker, [announcement.id for announcement in untried])
 
     async def _retry_later(self, announcement: AnnouncementRow, error: Exception) -> None:
         log.warning("Announcement %s (%s) not delivered: %s", announcement.id, announcement.kind, error)
         try:
             if announcement.attempts + 1 >= MAX_ATTEMPTS:
                 log.error("Giving up announcement %s after %d attempts", announcement.id, MAX_ATTEMPTS)
-                await self._table.db.mark_delivered(announcement.id, None)
+                await self._outbox.mark_delivered(announcement.id, None)
                 return
             backoff = min(LAST_RETRY, FIRST_RETRY * 2**announcement.attempts)
-            await self._table.db.release(announcement.id, repr(error), self._table.clock() + backoff)
+            await self._outbox.release(announcement.id, repr(error), self._table.clock() + backoff)
         except DatabaseUnavailable:
             pass  # its lease lapses instead: tried again then
 

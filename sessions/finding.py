@@ -7,11 +7,13 @@ from __future__ import annotations
 from engines import GameState
 from sessions.model import Game, GameStatus, UserError, title_of
 from sessions.table import Table
+from storage.database import GameRepository
 
 
 class Finder:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, games: GameRepository) -> None:
         self._table = table
+        self._games = games
 
     async def game(self, game_id: int, guild_id: int | None = None) -> Game:
         """A game by id; with ``guild_id``, only a game of that server (another server's id is not found)."""
@@ -53,8 +55,7 @@ class Finder:
             if found.name != game or (not spectate and user_id not in found.players):
                 raise UserError("Game #{id} is not one of your {title} games.", id=game_id, title=title)
             return found
-        db = self._table.db
-        mine = [Game.of(row) for row in await db.active_games_of(user_id, channel_id) if row.game == game]
+        mine = [Game.of(row) for row in await self._games.active_games_of(user_id, channel_id) if row.game == game]
         if len(mine) > 1 and to_act:
             waiting = [found for found in mine if await self._waits_for(found, user_id)]
             mine = waiting if len(waiting) == 1 else mine
@@ -63,7 +64,7 @@ class Finder:
         if len(mine) > 1:
             raise UserError("You have several {title} games here: choose one with the game option.", title=title)
         if spectate:
-            here = await db.active_games(guild_id=guild_id, channel_id=channel_id, game=game)
+            here = await self._games.active_games(guild_id=guild_id, channel_id=channel_id, game=game)
             if len(here) == 1:
                 return Game.of(here[0])
             if len(here) > 1:
@@ -79,7 +80,7 @@ class Finder:
             if found.name != game or user_id not in found.players:
                 raise UserError("Game #{id} is not one of your {title} games.", id=game_id, title=title_of(game))
             return found
-        finished = await self._table.db.games_with_status(GameStatus.FINISHED, guild_ids=[guild_id])
+        finished = await self._games.games_with_status(GameStatus.FINISHED, guild_ids=[guild_id])
         mine = [Game.of(row) for row in finished if user_id in row.players and row.game == game]
         if not mine:
             raise UserError("You have no finished {title} game here yet.", title=title_of(game))
@@ -91,12 +92,11 @@ class Finder:
         """One page of the server's active games with their states, and the number of pages. With ``user_id``,
         that member's games only, those waiting for them first (whose turn it is needs the states, so the
         member's games are ordered here; a member has few); else the newest first, paged in SQL."""
-        db = self._table.db
         if user_id is None:
-            rows, total = await db.guild_games(guild_id, limit=per_page, offset=page * per_page)
+            rows, total = await self._games.guild_games(guild_id, limit=per_page, offset=page * per_page)
             listed = [(game, await self._table.state(game)) for game in map(Game.of, rows)]
         else:
-            rows, total = await db.guild_games(guild_id, user_id=user_id)
+            rows, total = await self._games.guild_games(guild_id, user_id=user_id)
             every = [(game, await self._table.state(game)) for game in map(Game.of, rows)]
             every.sort(key=lambda pair: pair[0].player_to_act(pair[1]) != user_id)  # stable: newest first within
             listed = every[page * per_page : (page + 1) * per_page]
@@ -108,6 +108,6 @@ class Finder:
     async def games_for_choice(self, game: str, user_id: int, channel_id: int, *, mine_only: bool = True) -> list[Game]:
         """Candidates for a command's ``game`` option: the caller's games here (for a command that acts, only
         those: nobody acts in another's game), then, for one that looks, the others here."""
-        active = map(Game.of, await self._table.db.active_games(channel_id=channel_id, game=game))
+        active = map(Game.of, await self._games.active_games(channel_id=channel_id, game=game))
         candidates = [found for found in active if not mine_only or user_id in found.players]
         return sorted(candidates, key=lambda found: (user_id not in found.players, -found.id))

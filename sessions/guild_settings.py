@@ -17,6 +17,7 @@ from sessions.memory import LruCache
 from sessions.model import UserError
 from sessions.model.settings import CHALLENGE_MINUTES, DAILY_HOURS, REMINDER_HOURS, Defaults, GuildSettings, merge
 from sessions.table import Table
+from storage.database import AdminRepository
 
 SETTINGS_TTL = 2.0  # seconds a process may use a server's settings before reading them again
 
@@ -76,8 +77,9 @@ CHANGES: dict[str, Change] = {
 class ServerSettings:
     """A server's settings, read through a short cache, and changed by its admins (audited)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, admin: AdminRepository) -> None:
         self._table = table
+        self._admin = admin
         self._cached: LruCache[int, tuple[float, GuildSettings]] = LruCache(10_000)
 
     async def settings_for(self, guild_id: int) -> GuildSettings:
@@ -89,20 +91,20 @@ class ServerSettings:
             return cached[1]
         settings = self._table.settings
         defaults = Defaults(settings.challenge_ttl / 60, settings.reminder_after / 3600, settings.threads)
-        chosen = await self._table.db.guild_settings(guild_id)
+        chosen = await self._admin.guild_settings(guild_id)
         merged = merge(defaults, chosen, [entry.name for entry in games.entries()])
         self._cached.put(guild_id, (now + SETTINGS_TTL, merged))
         return merged
 
     async def change(self, guild_id: int, admin_id: int, **changes: Any) -> GuildSettings:
         """Change some of a server's settings (audited); an unknown setting is a ValueError."""
-        stored = await self._table.db.guild_settings(guild_id)
+        stored = await self._admin.guild_settings(guild_id)
         values: dict[str, Any] = {}
         for name, value in changes.items():
             if name not in CHANGES:
                 raise ValueError(name)
             values |= CHANGES[name](stored, value)
         details = {name: list(value) if isinstance(value, tuple) else value for name, value in changes.items()}
-        await self._table.db.update_guild_settings(guild_id, admin_id, values, self._table.clock(), details)
+        await self._admin.update_guild_settings(guild_id, admin_id, values, self._table.clock(), details)
         self._cached.pop(guild_id)
         return await self.settings_for(guild_id)

@@ -13,11 +13,13 @@ from lessons import DONE, Course, Judgement, Place, course_at
 from sessions.model import UserError
 from sessions.model.lessons import LessonPage
 from sessions.table import Table
+from storage.database import LessonRepository
 
 
 class Lessons:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, lessons: LessonRepository) -> None:
         self._table = table
+        self._lessons = lessons
 
     @staticmethod
     def course(game: str) -> Course:
@@ -37,7 +39,7 @@ class Lessons:
     async def resume(self, guild_id: int, user_id: int, game: str) -> LessonPage:
         """Where the member left the course (its start for a newcomer)."""
         course = self.course(game)
-        row = await self._table.db.lesson_progress(guild_id, user_id, game)
+        row = await self._lessons.lesson_progress(guild_id, user_id, game)
         place = course.start() if row is None else course.valid(Place(row.lesson, row.step))
         return LessonPage(game, course, place, row is not None and row.completed_at is not None)
 
@@ -69,6 +71,6 @@ class Lessons:
 
     async def _save(self, guild_id: int, user_id: int, game: str, place: Place) -> bool:
         """Store the member's place; whether they have finished the course (now or before)."""
-        return await self._table.db.set_lesson_progress(
+        return await self._lessons.set_lesson_progress(
             guild_id, user_id, game, place.lesson, place.step, self._table.clock(), completed=place.lesson == DONE
         )

@@ -17,6 +17,7 @@ from sessions.model import Game, GameStatus, ReplyTo, Report, ReportKind, UserEr
 from sessions.records import Records
 from sessions.table import Table
 from sessions.turns import advance
+from storage.database import ChallengeRepository
 from storage.rows import OPEN_SEAT, DuplicateChallenge
 
 RATING_RANGE = (0, 4000)  # what a rating range may name: every rating anyone here has is inside
@@ -26,12 +27,14 @@ class OpenChallenges:
     def __init__(
         self,
         table: Table,
+        challenge_repository: ChallengeRepository,
         announcements: Announcements,
         challenges: Challenges,
         records: Records,
         server_settings: ServerSettings,
     ) -> None:
         self._table = table
+        self._challenge_repository = challenge_repository
         self._announcements = announcements
         self._challenges = challenges
         self._records = records
@@ -59,8 +62,7 @@ class OpenChallenges:
             raise UserError("The lowest rating must not be above the highest.")
         await self._challenges.check_new(game, options, guild_id, channel_id, parent_id)
         await self._challenges.expire_challenges([guild_id])
-        db = self._table.db
-        if await db.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
+        if await self._challenge_repository.open_challenges_by(guild_id, challenger_id) >= MAX_OPEN_CHALLENGES:
             raise UserError(
                 "You already have {count} open challenges. Wait for an answer or cancel one first.",
                 count=MAX_OPEN_CHALLENGES,
@@ -70,7 +72,7 @@ class OpenChallenges:
         players = (challenger_id, OPEN_SEAT) if side == 0 else (OPEN_SEAT, challenger_id)
         now = self._table.clock()
         try:
-            game_id = await db.insert_game(
+            game_id = await self._challenge_repository.insert_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 game=game,
@@ -119,7 +121,9 @@ class OpenChallenges:
             played = advance(state, self._table.draw)
             announce = self._announcements.of_report(ReportKind.START, played, user_id, reply)
             opening = [(p.move, p.player, None) for p in played]
-            ids = await self._table.db.take_open_seat(game_id, seat, user_id, self._table.clock(), opening, announce)
+            ids = await self._challenge_repository.take_open_seat(
+                game_id, seat, user_id, self._table.clock(), opening, announce
+            )
             if ids is None:
                 after = await self._table.game(game_id)
                 if after.status == GameStatus.ACTIVE:
@@ -149,6 +153,6 @@ class OpenChallenges:
         now = self._table.clock()
         return [
             game
-            for game in map(Game.of, await self._table.db.open_challenges(guild_id))
+            for game in map(Game.of, await self._challenge_repository.open_challenges(guild_id))
             if game.expires_at is None or game.expires_at > now
         ]

@@ -28,6 +28,7 @@ from sessions.model import Game
 from sessions.model.ratings import START_MU, START_SIGMA
 from sessions.table import Table
 from sessions.workers import follow_parent, worker_pool
+from storage.database import PuzzleMiningRepository
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +83,9 @@ def start_miner() -> None:
 class PuzzleMining:
     """Mining finished games in a worker process of its own, one game at a time."""
 
-    def __init__(self, table: Table, budgets: Budgets) -> None:
+    def __init__(self, table: Table, mining: PuzzleMiningRepository, budgets: Budgets) -> None:
         self._table = table
+        self._mining = mining
         self.budgets = budgets
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._pool: ProcessPoolExecutor | None = None
@@ -94,7 +96,7 @@ class PuzzleMining:
             puzzle_row(p, guild_id=guild_id, game_id=game_id, seed=p.source.get("seed") if guild_id is None else None)
             for p in found
         ]
-        return await self._table.db.insert_puzzles(rows, self._table.clock()) if rows else 0
+        return await self._mining.insert_puzzles(rows, self._table.clock()) if rows else 0
 
     async def load_shipped(self) -> int:
         """Store the shipped self-play puzzles not stored yet; returns how many were new."""
@@ -104,7 +106,7 @@ class PuzzleMining:
         """Mine one finished game (of these servers, when given): how many new puzzles it gave, None when no game
         was waiting."""
         now = self._table.clock()
-        row = await self._table.db.claim_game_to_mine(self.worker, now, LEASE, MIN_PLY, guild_ids)
+        row = await self._mining.claim_game_to_mine(self.worker, now, LEASE, MIN_PLY, guild_ids)
         if row is None:
             return None
         found: list[Puzzle] = []
@@ -113,13 +115,13 @@ class PuzzleMining:
         except KeyError:  # a game no longer registered: nothing to mine, but not again either
             entry = None
         if entry is not None and entry.ai is not None:
-            moves = await self._table.db.moves(row.id)
+            moves = await self._table.moves(row.id)
             replayed = self._table.replay(Game.of(row), moves).moves  # takebacks undone: the moves in force
             engine = entry.engine.__name__  # type: ignore[attr-defined]
             data = await self._run(mine_record, entry.name, engine, entry.ai, row.options, replayed, self.budgets)
             found = [Puzzle.from_dict(item) for item in data]
         rows = [puzzle_row(p, guild_id=row.guild_id, game_id=row.id, seed=None) for p in found]
-        new = await self._table.db.finish_mining(row.id, self.worker, rows, self._table.clock())
+        new = await self._mining.finish_mining(row.id, self.worker, rows, self._table.clock())
         log.info("Mined game %s: %d puzzles (%s new)", row.id, len(found), new)
         return new or 0
 

@@ -20,6 +20,7 @@ from sessions.model.puzzles import Answer, PuzzleView
 from sessions.model.ratings import MODEL, START_MU, START_SIGMA
 from sessions.table import Table
 from sessions.thinking import Thinker
+from storage.database import PuzzleRepository
 from storage.puzzles import AttemptRow, PuzzleRating, PuzzleRow, StaleAttempt
 
 EXPLAIN_SECONDS = 0.5  # the search that says why a wrong move is wrong (in the thinking pool)
@@ -53,8 +54,9 @@ def position_of(puzzle: PuzzleRow, step: int) -> GameState:
 
 
 class Puzzles:
-    def __init__(self, table: Table, thinker: Thinker) -> None:
+    def __init__(self, table: Table, puzzles: PuzzleRepository, thinker: Thinker) -> None:
         self._table = table
+        self._puzzles = puzzles
         self._thinker = thinker
 
     # --- getting a puzzle ---------------------------------------------------------------------------
@@ -62,16 +64,16 @@ class Puzzles:
     async def start(self, guild_id: int, user_id: int, game: str) -> PuzzleView:
         """The member's open puzzle of ``game`` here, else a new one near their puzzle rating."""
         entry = games.find(game)
-        open_attempt = await self._table.db.open_attempt(guild_id, user_id, game)
+        open_attempt = await self._puzzles.open_attempt(guild_id, user_id, game)
         if open_attempt is not None:
             return await self._view(open_attempt)
         return await self.next(guild_id, user_id, entry.name)
 
     async def next(self, guild_id: int, user_id: int, game: str) -> PuzzleView:
         """A puzzle the member never tried here, its rating nearest theirs (their open one is left)."""
-        rating = await self._table.db.puzzle_rating(guild_id, game, user_id)
+        rating = await self._puzzles.puzzle_rating(guild_id, game, user_id)
         near = START_MU if rating is None else rating.mu
-        puzzle = await self._table.db.pick_puzzle(guild_id, user_id, game, near)
+        puzzle = await self._puzzles.pick_puzzle(guild_id, user_id, game, near)
         if puzzle is None:
             raise UserError(
                 "You have tried every {game} puzzle there is here. New ones are mined from the games this "
@@ -82,22 +84,22 @@ class Puzzles:
 
     async def open_puzzle(self, guild_id: int, user_id: int, puzzle_id: int) -> PuzzleView:
         """A particular puzzle (the daily puzzle's button): the member's attempt at it, begun now or earlier."""
-        puzzle = await self._table.db.puzzle(puzzle_id)
+        puzzle = await self._puzzles.puzzle(puzzle_id)
         if puzzle is None or puzzle.guild_id not in (None, guild_id):
             raise UserError("That puzzle no longer exists.")
         return await self._begin(guild_id, user_id, puzzle)
 
     async def _begin(self, guild_id: int, user_id: int, puzzle: PuzzleRow) -> PuzzleView:
-        attempt = await self._table.db.start_attempt(guild_id, user_id, puzzle.game, puzzle.id, self._table.clock())
+        attempt = await self._puzzles.start_attempt(guild_id, user_id, puzzle.game, puzzle.id, self._table.clock())
         return PuzzleView(puzzle, attempt, position_of(puzzle, attempt.step))
 
     async def current(self, guild_id: int, user_id: int, game: str) -> PuzzleView | None:
         """The member's open puzzle of ``game`` here, if any (the move autocomplete)."""
-        attempt = await self._table.db.open_attempt(guild_id, user_id, game)
+        attempt = await self._puzzles.open_attempt(guild_id, user_id, game)
         return None if attempt is None else await self._view(attempt)
 
     async def _view(self, attempt: AttemptRow) -> PuzzleView:
-        puzzle = await self._table.db.puzzle(attempt.puzzle_id)
+        puzzle = await self._puzzles.puzzle(attempt.puzzle_id)
         if puzzle is None:  # deleted meanwhile (cascade): cannot happen to an attempt we just read, but be plain
             raise UserError("That puzzle no longer exists.")
         return PuzzleView(puzzle, attempt, position_of(puzzle, attempt.step))
@@ -151,14 +153,14 @@ class Puzzles:
         return await self._view(change.attempt), self._shown(change)
 
     async def _attempt_of_member(self, guild_id: int, user_id: int, attempt_id: int) -> AttemptRow:
-        attempt = await self._table.db.attempt_by_id(attempt_id)
+        attempt = await self._puzzles.attempt_by_id(attempt_id)
         if attempt is None or attempt.guild_id != guild_id or attempt.user_id != user_id:
             raise UserError("This is someone else's puzzle: start your own with the puzzle command.")
         return attempt
 
     async def _update(self, attempt: AttemptRow, step: int, status: str, mistake: bool, rate: Any) -> Any:
         try:
-            return await self._table.db.update_attempt(
+            return await self._puzzles.update_attempt(
                 attempt.id, attempt.step, self._table.clock(), step=step, status=status, mistake=mistake, rate=rate
             )
         except StaleAttempt:
@@ -181,17 +183,17 @@ class Puzzles:
         )
 
     async def rating(self, guild_id: int, game: str, user_id: int) -> PuzzleRating | None:
-        return await self._table.db.puzzle_rating(guild_id, game, user_id)
+        return await self._puzzles.puzzle_rating(guild_id, game, user_id)
 
     async def ratings_of(self, guild_id: int, user_id: int) -> list[tuple[str, Rating, int, int]]:
         """A member's puzzle ratings here: (game, rating, attempts, solved) per game tried."""
         return [
             (game, Rating(r.mu, r.sigma, r.attempts), r.attempts, r.solved)
-            for game, r in await self._table.db.puzzle_ratings_of(guild_id, user_id)
+            for game, r in await self._puzzles.puzzle_ratings_of(guild_id, user_id)
         ]
 
     async def count(self, guild_id: int, game: str) -> int:
-        return await self._table.db.count_puzzles(guild_id, game)
+        return await self._puzzles.count_puzzles(guild_id, game)
 
 
 __all__ = ["Puzzles", "position_of"]

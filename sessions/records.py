@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from sessions.model import Finish, Game, Rating
 from sessions.model.ratings import rate
-from sessions.table import Table
+from storage.database import RatingRepository
 from storage.rows import GameRow, NewRating, RatingRow, Settlement
 
 
 class Records:
-    def __init__(self, table: Table) -> None:
-        self._table = table
+    def __init__(self, ratings: RatingRepository) -> None:
+        self._ratings = ratings
 
     @staticmethod
     def rate(row: GameRow, old: dict[int, RatingRow | None]) -> dict[int, NewRating]:
@@ -43,25 +43,25 @@ class Records:
         assert game.result_reason is not None and game.scores is not None
         changes = {
             user: (Rating(before).shown, Rating(after).shown)
-            for user, (before, after) in (await self._table.db.rating_changes(game.id)).items()
+            for user, (before, after) in (await self._ratings.rating_changes(game.id)).items()
         }
         return Finish(game.winner, game.result_reason, game.scores, changes)
 
     async def rating(self, guild_id: int, game: str, user_id: int) -> Rating:
-        stored = await self._table.db.rating(guild_id, game, user_id)
+        stored = await self._ratings.rating(guild_id, game, user_id)
         return Rating() if stored is None else Rating(stored.mu, stored.sigma, stored.rated_games)
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[tuple[int, Rating]]:
-        rows = await self._table.db.leaderboard(guild_id, game, limit)
+        rows = await self._ratings.leaderboard(guild_id, game, limit)
         return [(r.user_id, Rating(r.mu, r.sigma, r.rated_games)) for r in rows]
 
     async def stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int, int, Rating]]:
         """A member's (game, wins, losses, draws, rating) in each game they finished here."""
         return [
             (r.game, r.wins, r.losses, r.draws, await self.rating(guild_id, r.game, user_id))
-            for r in await self._table.db.records_of(guild_id, user_id)
+            for r in await self._ratings.records_of(guild_id, user_id)
         ]
 
     async def results_against_bot(self, guild_id: int, user_id: int) -> list[tuple[str, int, int, int, int]]:
         """A member's (game, level, wins, losses, draws) against each level of the bot here (practice: unrated)."""
-        return await self._table.db.results_against_bot(guild_id, user_id)
+        return await self._ratings.results_against_bot(guild_id, user_id)

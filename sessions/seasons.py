@@ -13,6 +13,7 @@ from competition.season import SEASON_MONTHS, add_months
 from sessions.model import AnnouncementKind, Rating, UserError
 from sessions.table import Table
 from storage.competition import DuplicateSeason, SeasonRow
+from storage.database import SeasonRepository
 from storage.outbox import Announce
 
 Season = SeasonRow
@@ -20,12 +21,13 @@ TOP_SHOWN = 3  # players named per game when a season ends
 
 
 class Seasons:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, seasons: SeasonRepository) -> None:
         self._table = table
+        self._seasons = seasons
 
     async def of_server(self, guild_id: int) -> list[Season]:
         """Every season of the server, the newest (the running one, if any) first."""
-        return await self._table.db.seasons_of(guild_id)
+        return await self._seasons.seasons_of(guild_id)
 
     async def running(self, guild_id: int) -> Season | None:
         seasons = await self.of_server(guild_id)
@@ -38,7 +40,7 @@ class Seasons:
             raise UserError("A season lasts 1, 2, 3, 4, 6 or 12 months.")
         now = self._table.clock()
         try:
-            await self._table.db.start_season(guild_id, channel_id, months, now, add_months(now, months), admin_id)
+            await self._seasons.start_season(guild_id, channel_id, months, now, add_months(now, months), admin_id)
         except DuplicateSeason as error:
             raise UserError("A season is already running here. Stop it first to start another.") from error
         running = await self.running(guild_id)
@@ -52,7 +54,7 @@ class Seasons:
             raise UserError("No season is running here.")
         announce = Announce(AnnouncementKind.SEASON_END, {"season": running.number, "next": None})
         now = self._table.clock()
-        if not await self._table.db.end_season(guild_id, running.number, now, announce, None, admin_id):
+        if not await self._seasons.end_season(guild_id, running.number, now, announce, None, admin_id):
             raise UserError("No season is running here.")
         return running
 
@@ -60,12 +62,12 @@ class Seasons:
         """End every season whose time has come and start the next (in these servers); how many ended here."""
         now = self._table.clock()
         ended = 0
-        for season in await self._table.db.seasons_due(now, guild_ids):
+        for season in await self._seasons.seasons_due(now, guild_ids):
             next_end = add_months(season.ends_at, season.months)
             while next_end <= now:  # the bot was away for a whole season: the next one covers the gap
                 next_end = add_months(next_end, season.months)
             announce = Announce(AnnouncementKind.SEASON_END, {"season": season.number, "next": season.number + 1})
-            if await self._table.db.end_season(season.guild_id, season.number, now, announce, next_end):
+            if await self._seasons.end_season(season.guild_id, season.number, now, announce, next_end):
                 ended += 1
         return ended
 
@@ -80,6 +82,6 @@ class Seasons:
     ) -> dict[str, list[tuple[int, Rating]]]:
         """A season's best players per game (one game, or every game played in it)."""
         board: dict[str, list[tuple[int, Rating]]] = {}
-        for name, user, mu, sigma, played in await self._table.db.season_leaderboard(guild_id, number, game, limit):
+        for name, user, mu, sigma, played in await self._seasons.season_leaderboard(guild_id, number, game, limit):
             board.setdefault(name, []).append((user, Rating(mu, sigma, played)))
         return board

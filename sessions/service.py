@@ -4,7 +4,7 @@ It is the only place that combines engines, storage, rendering and the AI, and i
 call it with plain ids and text and turn its reports (or its :class:`UserError`) into replies. Each part is a
 module of its own, readable in one sitting, with its own tests:
 
-    Table           sessions/table.py          the database, settings, clock and dice; per-game locks and states
+    Table           sessions/table.py          settings, clock and dice; per-game locks and states; a game and its log
     ServerSettings  sessions/guild_settings.py a server's settings, and its admins' changes
     Records         sessions/records.py        the ratings a finish writes; leaderboards and stats
     Announcements   sessions/announcements.py  what an action announces, and this process's own replies
@@ -21,7 +21,8 @@ module of its own, readable in one sitting, with its own tests:
     Tournaments     sessions/tournaments.py    sign-up, the rounds the bot pairs, standings, removals, cancels
     Seasons         sessions/seasons.py        a server's seasons: their ratings, boards and rollover
 
-This class builds them and names, once, which part answers each call; the database is the parts' own.
+This class builds them and names, once, which part answers each call; each part is handed the storage repositories
+it uses (``db.games``, ``db.outbox``, ...), and no other.
 """
 
 from __future__ import annotations
@@ -71,33 +72,34 @@ class GameService:
         clock: Callable[[], float] = time.time,
         draw: Callable[[list[str]], str] = secrets.choice,
     ) -> None:
-        table = self._table = Table(db, settings or Settings(), clock, draw)
+        self._db = db  # closed here; each part is handed the repositories it reads and writes, and no other
+        table = self._table = Table(db.games, settings or Settings(), clock, draw)
         self._drawer = Drawer(table.settings.render_workers)
-        self.finder = Finder(table)
-        self.server_settings = ServerSettings(table)
-        self.ratings = Records(table)
-        self.announcements = Announcements(table)
-        self.delivery = Delivery(table, self.ratings)
-        self.challenges = Challenges(table, self.announcements, self.server_settings)
+        self.finder = Finder(table, db.games)
+        self.server_settings = ServerSettings(table, db.admin)
+        self.ratings = Records(db.ratings)
+        self.announcements = Announcements(table, db.outbox)
+        self.delivery = Delivery(table, db.outbox, self.ratings)
+        self.challenges = Challenges(table, db.challenges, self.announcements, self.server_settings)
         self.open_challenges = OpenChallenges(
-            table, self.announcements, self.challenges, self.ratings, self.server_settings
+            table, db.challenges, self.announcements, self.challenges, self.ratings, self.server_settings
         )
-        self.turns = Turns(table, self.announcements, self.ratings, self.server_settings)
-        self.clocks = Clocks(table, self.turns)
-        self.aborts = Aborts(table)
+        self.turns = Turns(table, db.games, self.announcements, self.ratings, self.server_settings)
+        self.clocks = Clocks(table, db.games, self.turns)
+        self.aborts = Aborts(table, db.games)
         thinker = Thinker(budget=table.settings.ai_move_seconds)
-        self.computer = ComputerPlayer(table, self.turns, self.announcements, thinker)
+        self.computer = ComputerPlayer(table, db.games, self.turns, self.announcements, thinker)
         self.boards = Boards(table, self._drawer)
         self.game_records = GameRecords(table)
-        self.admin = AdminActions(table)
+        self.admin = AdminActions(table, db.admin, db.outbox)
         self.tournaments = Tournaments(
-            table, self.ratings, self.turns, self.announcements, self.server_settings, self._drawer.run
+            table, db.tournaments, self.ratings, self.turns, self.announcements, self.server_settings, self._drawer.run
         )
-        self.seasons = Seasons(table)
-        self.lessons = Lessons(table)
-        self.puzzles = Puzzles(table, thinker)
-        self.puzzle_mining = PuzzleMining(table, Budgets.deep_seconds(table.settings.puzzle_seconds))
-        self.daily_puzzles = DailyPuzzles(table, self.delivery.worker)
+        self.seasons = Seasons(table, db.seasons)
+        self.lessons = Lessons(table, db.lessons)
+        self.puzzles = Puzzles(table, db.puzzles, thinker)
+        self.puzzle_mining = PuzzleMining(table, db.puzzle_mining, Budgets.deep_seconds(table.settings.puzzle_seconds))
+        self.daily_puzzles = DailyPuzzles(table, db.daily_puzzles, db.puzzles, self.delivery.worker)
 
     @classmethod
     async def open(cls, url: str | Path, settings: Settings | None = None) -> GameService:
@@ -110,7 +112,7 @@ class GameService:
         self.puzzle_mining.close()
         self._drawer.close()
         await self.announcements.flush()
-        await self._table.db.close()
+        await self._db.close()
 
     @property
     def settings(self) -> Settings:

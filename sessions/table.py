@@ -1,5 +1,5 @@
-"""What every part of the session service shares: the database, the settings, the clock and the dice, one lock per
-game, the replayed states, and loading a game.
+"""What every part of the session service shares: the settings, the clock and the dice, one lock per game, the
+replayed states, and loading a game and its log (the one repository the table holds: the games').
 
 Only the service's own parts hold the table; the cogs see :class:`sessions.service.GameService`. The clock and the
 dice are read from here at each use, so a test that sets ``service.clock`` or ``service.draw`` sets them for every
@@ -16,7 +16,7 @@ from sessions.events import EventBus
 from sessions.log import replay
 from sessions.memory import KeyedLocks, LruCache
 from sessions.model import Game, GameStatus, UserError
-from storage.database import Database
+from storage.database import GameRepository
 
 MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist
 STATE_CACHE_SIZE = 1024  # games in play whose replayed state is kept; the rest replay from the log
@@ -41,9 +41,9 @@ class Settings:
 
 class Table:
     def __init__(
-        self, db: Database, settings: Settings, clock: Callable[[], float], draw: Callable[[list[str]], str]
+        self, games: GameRepository, settings: Settings, clock: Callable[[], float], draw: Callable[[list[str]], str]
     ) -> None:
-        self.db = db
+        self._games = games  # read here only: a part that writes games is handed the repository itself
         self.settings = settings
         self.clock = clock
         self.draw = draw  # chance outcomes come from here only, so tests can load the dice
@@ -55,7 +55,7 @@ class Table:
         """A game by id; with ``guild_id``, only a game of that server (another server's id is not found)."""
         # Any payload is safe: an id that is no integer (a forged "12") names no game.
         valid = isinstance(game_id, int) and not isinstance(game_id, bool) and 0 < game_id <= MAX_GAME_ID
-        row = await self.db.game(game_id) if valid else None
+        row = await self._games.game(game_id) if valid else None
         if row is None or (guild_id is not None and row.guild_id != guild_id):
             raise UserError("I cannot find game #{id}.", id=game_id)
         return Game.of(row)
@@ -65,7 +65,7 @@ class Table:
         cached = self._states.get(game.id)
         if cached is not None and cached[0] == game.ply:
             return cached[1].copy()
-        state = self.replay(game, await self.db.moves(game.id))
+        state = self.replay(game, await self._games.moves(game.id))
         self._states.put(game.id, (game.ply, state.copy()))
         return state
 
@@ -76,15 +76,15 @@ class Table:
 
     async def moves(self, game_id: int) -> list[str]:
         """A game's log as stored: every move, dice and takebacks included."""
-        return await self.db.moves(game_id)
+        return await self._games.moves(game_id)
 
     async def position(self, game: Game, ply: int) -> GameState:
         """The game as it stood after ``ply`` entries of its log (0: the start), for replays."""
-        return self.replay(game, (await self.db.moves(game.id))[: max(0, ply)])
+        return self.replay(game, (await self._games.moves(game.id))[: max(0, ply)])
 
     async def positions(self, game: Game) -> list[GameState]:
         """Every position of the game, the start first: one more than the entries of its log."""
-        log = await self.db.moves(game.id)
+        log = await self._games.moves(game.id)
         return [self.replay(game, log[:ply]) for ply in range(len(log) + 1)]
 
     def remember(self, game_id: int, ply: int, state: GameState) -> None:

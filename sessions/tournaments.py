@@ -41,6 +41,7 @@ from sessions.records import Records
 from sessions.table import Table
 from sessions.turns import Turns, advance
 from storage.competition import CANCELLED, FINISHED, RUNNING, SIGNUP, NewBoard
+from storage.database import TournamentRepository
 from storage.outbox import Announce
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ class Tournaments:
     def __init__(
         self,
         table: Table,
+        tournaments: TournamentRepository,
         records: Records,
         turns: Turns,
         announcements: Announcements,
@@ -79,6 +81,7 @@ class Tournaments:
     ) -> None:
         self._offload = offload  # the Swiss pairing runs in a drawing worker: a big round takes a while
         self._table = table
+        self._tournaments = tournaments
         self._records = records
         self._turns = turns
         self._announcements = announcements
@@ -88,10 +91,10 @@ class Tournaments:
 
     async def organiser_role(self, guild_id: int) -> int | None:
         """The role whose members may organise tournaments here besides the admins (None: admins only)."""
-        return await self._table.db.organiser_role(guild_id)
+        return await self._tournaments.organiser_role(guild_id)
 
     async def set_organiser_role(self, guild_id: int, role_id: int | None, admin_id: int) -> None:
-        await self._table.db.set_organiser_role(guild_id, role_id, admin_id, self._table.clock())
+        await self._tournaments.set_organiser_role(guild_id, role_id, admin_id, self._table.clock())
 
     # --- sign-up -----------------------------------------------------------------------------------
 
@@ -143,7 +146,7 @@ class Tournaments:
                 channels=tuple(ChannelLink(channel) for channel in sorted(here.allowed_channels)),
             )
         now = self._table.clock()
-        tournament_id = await self._table.db.create_tournament(
+        tournament_id = await self._tournaments.create_tournament(
             guild_id=guild_id,
             channel_id=channel_id,
             name=name,
@@ -164,24 +167,23 @@ class Tournaments:
 
     async def posted(self, tournament_id: int, message_id: int) -> None:
         """The sign-up message, whose Join and Leave buttons answer only there."""
-        await self._table.db.set_tournament_message(tournament_id, message_id)
+        await self._tournaments.set_tournament_message(tournament_id, message_id)
 
     async def tournament(self, tournament_id: int, guild_id: int | None = None) -> Tournament:
-        found = await self._table.db.tournament(tournament_id) if 0 < tournament_id <= TOURNAMENT_ID_MAX else None
+        found = await self._tournaments.tournament(tournament_id) if 0 < tournament_id <= TOURNAMENT_ID_MAX else None
         if found is None or (guild_id is not None and found.guild_id != guild_id):
             raise UserError("I cannot find tournament #{id}.", id=tournament_id)
         return found
 
     async def of_server(self, guild_id: int) -> list[Tournament]:
         """The server's tournaments in sign-up or running, then the last five that ended, the newest first."""
-        db = self._table.db
-        on = await db.tournaments_with_status([SIGNUP, RUNNING], [guild_id])
-        ended = await db.tournaments_with_status([FINISHED, CANCELLED], [guild_id])
+        on = await self._tournaments.tournaments_with_status([SIGNUP, RUNNING], [guild_id])
+        ended = await self._tournaments.tournaments_with_status([FINISHED, CANCELLED], [guild_id])
         return sorted(on, key=lambda t: -t.id) + sorted(ended, key=lambda t: -t.id)[:5]
 
     async def join(self, tournament_id: int, user_id: int, guild_id: int, message_id: int | None = None) -> Tournament:
         tournament = await self._signup_of(tournament_id, guild_id, message_id)
-        outcome = await self._table.db.join_tournament(tournament_id, user_id, self._table.clock())
+        outcome = await self._tournaments.join_tournament(tournament_id, user_id, self._table.clock())
         if outcome == "already":
             raise UserError("You are already signed up for {name}.", name=tournament.name)
         if outcome == "full":
@@ -192,7 +194,7 @@ class Tournaments:
 
     async def leave(self, tournament_id: int, user_id: int, guild_id: int, message_id: int | None = None) -> Tournament:
         tournament = await self._signup_of(tournament_id, guild_id, message_id)
-        outcome = await self._table.db.leave_tournament(tournament_id, user_id)
+        outcome = await self._tournaments.leave_tournament(tournament_id, user_id)
         if outcome == "absent":
             raise UserError("You are not signed up for {name}.", name=tournament.name)
         if outcome == "closed":
@@ -212,11 +214,10 @@ class Tournaments:
     async def view(self, tournament_id: int, guild_id: int | None = None) -> TournamentView:
         """A tournament with its players, its boards and its standings now."""
         tournament = await self.tournament(tournament_id, guild_id)
-        db = self._table.db
-        players = await db.entrants(tournament_id)
+        players = await self._tournaments.entrants(tournament_id)
         if tournament.status != SIGNUP:
             players.sort(key=lambda player: (player.seed is None, player.seed or 0, player.joined_at))
-        rows = await db.pairings(tournament_id)
+        rows = await self._tournaments.pairings(tournament_id)
         boards = [
             Board(
                 row.round,
@@ -253,7 +254,7 @@ class Tournaments:
         tournament = await self.tournament(tournament_id, guild_id)
         if tournament.status not in (SIGNUP, RUNNING):
             raise UserError("{name} is over: nothing can change now.", name=tournament.name)
-        if not await self._table.db.remove_entrant(tournament_id, user_id, admin_id, guild_id, self._table.clock()):
+        if not await self._tournaments.remove_entrant(tournament_id, user_id, admin_id, guild_id, self._table.clock()):
             raise UserError("That member is not playing in {name}.", name=tournament.name)
         await self._forfeit_removed(tournament)
         await self._advance(await self.tournament(tournament_id))
@@ -264,7 +265,7 @@ class Tournaments:
         tournament = await self.tournament(tournament_id, guild_id)
         announce = Announce(AnnouncementKind.TOURNAMENT_END, {"tournament": tournament_id, "why": "cancelled"})
         game_announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": GameStatus.ACTIVE})
-        cancelled = await self._table.db.end_tournament(
+        cancelled = await self._tournaments.end_tournament(
             tournament_id,
             status=CANCELLED,
             now=self._table.clock(),
@@ -285,9 +286,8 @@ class Tournaments:
         with too few players), a removed player's games still on are forfeited, a round whose last game ended is
         followed by the next, or by the final standings. Returns how many changes were written."""
         changed = 0
-        db = self._table.db
         now = self._table.clock()
-        for tournament in await db.tournaments_with_status([SIGNUP, RUNNING], guild_ids):
+        for tournament in await self._tournaments.tournaments_with_status([SIGNUP, RUNNING], guild_ids):
             try:
                 if tournament.status == SIGNUP:
                     if tournament.signup_deadline <= now and await self._start(tournament):
@@ -302,10 +302,10 @@ class Tournaments:
 
     async def _start(self, tournament: Tournament) -> bool:
         """Close the sign-up: seed the players by rating and start round 1, or cancel with too few players."""
-        players = await self._table.db.entrants(tournament.id)
+        players = await self._tournaments.entrants(tournament.id)
         if len(players) < FEWEST_PLAYERS:
             announce = Announce(AnnouncementKind.TOURNAMENT_END, {"tournament": tournament.id, "why": "too_few"})
-            done = await self._table.db.end_tournament(
+            done = await self._tournaments.end_tournament(
                 tournament.id, status=CANCELLED, now=self._table.clock(), announce=announce
             )
             return done is not None
@@ -414,7 +414,7 @@ class Tournaments:
             opening = [(p.move, p.player, None) for p in played]
             boards.append(NewBoard(pairing.player0, pairing.player1, opening=opening, announce=announce))
         announce = Announce(AnnouncementKind.ROUND, {"tournament": tournament.id, "round": after + 1})
-        started = await self._table.db.start_round(
+        started = await self._tournaments.start_round(
             tournament.id,
             expected_round=after,
             expected_revision=tournament.revision,
@@ -428,7 +428,7 @@ class Tournaments:
 
     async def _finish(self, tournament: Tournament, why: str) -> bool:
         announce = Announce(AnnouncementKind.TOURNAMENT_END, {"tournament": tournament.id, "why": why})
-        done = await self._table.db.end_tournament(
+        done = await self._tournaments.end_tournament(
             tournament.id, status=FINISHED, now=self._table.clock(), announce=announce, expected_round=tournament.round
         )
         return done is not None
@@ -438,10 +438,10 @@ class Tournaments:
         died in between)."""
         if tournament.status != RUNNING:
             return
-        removed = {p.user_id for p in await self._table.db.entrants(tournament.id) if p.removed_at is not None}
+        removed = {p.user_id for p in await self._tournaments.entrants(tournament.id) if p.removed_at is not None}
         if not removed:
             return
-        for row in await self._table.db.tournament_games(tournament.id, GameStatus.ACTIVE):
+        for row in await self._tournaments.tournament_games(tournament.id, GameStatus.ACTIVE):
             for player in row.players:
                 if player in removed:
                     await self._turns.forfeit(row.id, player)

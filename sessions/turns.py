@@ -32,6 +32,7 @@ from sessions.model import (
 )
 from sessions.records import Records
 from sessions.table import Table
+from storage.database import GameRepository
 from storage.outbox import Supersede
 from storage.rows import StalePly
 
@@ -65,9 +66,15 @@ def bot_acts_next(game: Game, state: GameState) -> bool:
 
 class Turns:
     def __init__(
-        self, table: Table, announcements: Announcements, records: Records, server_settings: ServerSettings
+        self,
+        table: Table,
+        games: GameRepository,
+        announcements: Announcements,
+        records: Records,
+        server_settings: ServerSettings,
     ) -> None:
         self._table = table
+        self._games = games
         self._announcements = announcements
         self._records = records
         self._server_settings = server_settings
@@ -242,9 +249,8 @@ class Turns:
         if by_bot and (owed := await self._announcements.held(game.id)) is not None:
             joined = self._announcements.joined(owed, played, held=held)
             replacing = Supersede(owed.id, joined[0])
-        db = self._table.db
         try:
-            written = await db.append_moves(
+            written = await self._games.append_moves(
                 game.id,
                 game.ply,
                 rows,
@@ -297,7 +303,7 @@ class Turns:
         result = (winner, reason, state.scores())
         settle = self._records.rate if rate else None
         try:
-            written = await self._table.db.finish_without_move(
+            written = await self._games.finish_without_move(
                 game.id, game.ply, result, self._table.clock(), settle=settle, announce=announce
             )
         except StalePly as error:
@@ -318,13 +324,13 @@ class Turns:
         due = []
         now = self._table.clock()
         before = now - self._table.settings.reminder_after
-        for row in await self._table.db.idle_games(before, guild_ids=guild_ids, now=now):
+        for row in await self._games.idle_games(before, guild_ids=guild_ids, now=now):
             game = Game.of(row)
             user_id = game.player_to_act(await self._table.state(game))
             idle_since = game.last_move_at or game.created_at
             hours = (await self._server_settings.settings_for(game.guild_id)).reminder_hours
             # The claim deadline (twice the reminder time) as a time, so each reader sees it in their own zone.
             payload = {"user_id": user_id, "hours": round(hours), "claim_at": idle_since + 2 * hours * 3600}
-            if await self._table.db.claim_reminder(game.id, idle_since, now, payload):
+            if await self._games.claim_reminder(game.id, idle_since, now, payload):
                 due.append((game, user_id))
         return due

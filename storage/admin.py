@@ -4,12 +4,10 @@ forgetting a member. No policy here (bounds, defaults, who may do it): that is t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import sqlalchemy as sa
 
-from storage.competition import forget_competitor, reset_season_ratings
-from storage.engine import Body, T
 from storage.outbox import Announce, insert_announcements
 from storage.puzzles import forget_puzzles
 from storage.rows import OPEN, GameStatus
@@ -24,6 +22,9 @@ from storage.schema import (
     ratings,
     records,
 )
+from storage.seasons import forget_season_player, reset_season_ratings
+from storage.store import Store, write_audit
+from storage.tournaments import forget_competitor
 
 SETTING_COLUMNS = (
     "disabled_games",
@@ -56,37 +57,21 @@ class Forgotten:
     cancelled: tuple[int, ...]  # games (and open challenges) that were still open, ended with no result
 
 
-class _Storage(Protocol):
-    dialect: str
-
-    async def write(self, body: Body[T]) -> T: ...
-
-    async def _rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[sa.RowMapping]: ...
-
-    def _insert(self, table: sa.Table) -> Any: ...
-
-
-def _audit(
-    connection: sa.Connection, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
-) -> None:
-    connection.execute(
-        sa.insert(admin_audit).values(
-            guild_id=guild_id, user_id=user_id, action=action, details=details, created_at=now
-        )
-    )
-
-
-class AdminQueries:
-    """The admin half of :class:`storage.database.Database`. Every change is written with its audit row in one
+class AdminRepository:
+    """What a server's settings and its admins' actions read and write: the settings, the audit log, cancelling a
+    game, resetting a leaderboard, forgetting a member. Every change is written with its audit row in one
     transaction, so no admin action is ever done without a trace (nor traced without being done)."""
 
-    async def guild_settings(self: _Storage, guild_id: int) -> dict[str, Any]:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """The server's own choices: column -> value, NULL (the operator's default) for what it never set."""
-        rows = await self._rows(sa.select(guild_settings).where(guild_settings.c.guild_id == guild_id))
+        rows = await self._store.rows(sa.select(guild_settings).where(guild_settings.c.guild_id == guild_id))
         return {name: rows[0][name] for name in SETTING_COLUMNS} if rows else dict.fromkeys(SETTING_COLUMNS)
 
     async def update_guild_settings(
-        self: _Storage, guild_id: int, user_id: int, changes: dict[str, Any], now: float, details: dict[str, Any]
+        self, guild_id: int, user_id: int, changes: dict[str, Any], now: float, details: dict[str, Any]
     ) -> None:
         """Change some settings of a server and audit it (action ``set``) in one transaction."""
         unknown = set(changes) - set(SETTING_COLUMNS)
@@ -94,25 +79,23 @@ class AdminQueries:
             raise ValueError(f"not a setting: {sorted(unknown)}")
         values = {**changes, "updated_at": now}
         upsert = (
-            self._insert(guild_settings)
+            self._store.insert(guild_settings)
             .values(guild_id=guild_id, **values)
             .on_conflict_do_update(index_elements=[guild_settings.c.guild_id], set_=values)
         )
 
         def body(connection: sa.Connection) -> None:
             connection.execute(upsert)
-            _audit(connection, guild_id, user_id, "set", details, now)
+            write_audit(connection, guild_id, user_id, "set", details, now)
 
-        await self.write(body)
+        await self._store.write(body)
 
-    async def audit(
-        self: _Storage, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
-    ) -> None:
-        await self.write(lambda connection: _audit(connection, guild_id, user_id, action, details, now))
+    async def audit(self, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float) -> None:
+        await self._store.write(lambda connection: write_audit(connection, guild_id, user_id, action, details, now))
 
-    async def audit_log(self: _Storage, guild_id: int, limit: int = 20) -> list[AuditRow]:
+    async def audit_log(self, guild_id: int, limit: int = 20) -> list[AuditRow]:
         """A server's latest admin actions, newest first."""
-        rows = await self._rows(
+        rows = await self._store.rows(
             sa.select(admin_audit)
             .where(admin_audit.c.guild_id == guild_id)
             .order_by(admin_audit.c.id.desc())
@@ -120,22 +103,20 @@ class AdminQueries:
         )
         return [AuditRow(**{name: row[name] for name in AuditRow.__dataclass_fields__}) for row in rows]
 
-    async def cancel_game(
-        self: _Storage, game_id: int, guild_id: int, user_id: int, now: float, announce: Announce
-    ) -> bool:
+    async def cancel_game(self, game_id: int, guild_id: int, user_id: int, now: float, announce: Announce) -> bool:
         """End an open challenge or a game in play with no result (status ``cancelled``, nothing rated or
         counted), with its announcement and audit row. False if it had already ended."""
 
         def body(connection: sa.Connection) -> bool:
             changed = _cancel(connection, game_id, guild_id, now, announce)
             if changed:
-                _audit(connection, guild_id, user_id, "cancel", {"game_id": game_id}, now)
+                write_audit(connection, guild_id, user_id, "cancel", {"game_id": game_id}, now)
             return changed
 
-        return await self.write(body)
+        return await self._store.write(body)
 
     async def reset_leaderboard(
-        self: _Storage, guild_id: int, game: str, user_id: int, now: float, *, with_records: bool
+        self, guild_id: int, game: str, user_id: int, now: float, *, with_records: bool
     ) -> tuple[int, int]:
         """Delete a server's ratings in one game (and its win/loss records if asked); (ratings, records)."""
 
@@ -149,13 +130,13 @@ class AdminQueries:
                 )
                 counted = result.rowcount
             details = {"game": game, "ratings": gone.rowcount, "records": counted, "with_records": with_records}
-            _audit(connection, guild_id, user_id, "reset-leaderboard", details, now)
+            write_audit(connection, guild_id, user_id, "reset-leaderboard", details, now)
             return gone.rowcount, counted
 
-        return await self.write(body)
+        return await self._store.write(body)
 
     async def forget_member(
-        self: _Storage,
+        self,
         guild_id: int,
         member_id: int,
         anonymous_id: int,
@@ -209,7 +190,8 @@ class AdminQueries:
                 sa.delete(records).where(records.c.guild_id == guild_id, records.c.user_id == member_id)
             )
             forget_puzzles(connection, guild_id, member_id, anonymous_id)
-            forget_competitor(connection, guild_id, member_id, anonymous_id, now)  # seasons, tournaments
+            forget_season_player(connection, guild_id, member_id)
+            forget_competitor(connection, guild_id, member_id, anonymous_id, now)  # the tournaments
             connection.execute(
                 sa.delete(lesson_progress).where(
                     lesson_progress.c.guild_id == guild_id, lesson_progress.c.user_id == member_id
@@ -225,10 +207,10 @@ class AdminQueries:
                 "games": forgotten.games,
                 "cancelled": list(forgotten.cancelled),
             }
-            _audit(connection, guild_id, admin_id, "forget-member", details, now)
+            write_audit(connection, guild_id, admin_id, "forget-member", details, now)
             return forgotten
 
-        return await self.write(body)
+        return await self._store.write(body)
 
 
 def _cancel(connection: sa.Connection, game_id: int, guild_id: int, now: float, announce: Announce) -> bool:

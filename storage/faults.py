@@ -6,8 +6,8 @@ interaction. :func:`unavailable_reason` tells those conditions from everything e
 codes (SQLite's result codes, PostgreSQL's SQLSTATE, the socket's errors), never by the exception class alone:
 SQLite's ``OperationalError`` also means "no such table", which is a bug and must stay loud.
 
-Every call of :class:`storage.database.Database` raises :class:`DatabaseUnavailable` (chained to the driver's
-error) for exactly those conditions, and reports each call to its tracker (``Database.outage``). See
+Every call of :class:`storage.database.Database` and its repositories raises :class:`DatabaseUnavailable` (chained
+to the driver's error) for exactly those conditions, and reports each call to its tracker (``Database.outage``). See
 docs/reliability.md for what the service does with them.
 """
 
@@ -122,9 +122,10 @@ class OutageTracker:
     failed"). Reads and writes are tracked apart, since a read-only or full database still reads: the outage ends
     when every kind of call that failed has succeeded again.
 
-    :class:`storage.database.Database` owns one (``db.outage``) and reports every call to it, so the service only
-    catches :class:`DatabaseUnavailable` and answers the member; it logs nothing itself. ``down`` and ``reason``
-    tell whether an outage is under way (to answer at once rather than wait on a dead database, say)."""
+    :class:`storage.database.Database` owns one (``db.outage``) and its repositories report every call to it
+    (through their :class:`storage.store.Store`), so the service only catches :class:`DatabaseUnavailable` and
+    answers the member; it logs nothing itself. ``down`` and ``reason`` tell whether an outage is under way (to
+    answer at once rather than wait on a dead database, say)."""
 
     def __init__(
         self, name: str = "database", logger: logging.Logger = log, clock: Callable[[], float] = time.monotonic

@@ -4,12 +4,12 @@ course holds): that is the service's."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import sqlalchemy as sa
 
-from storage.engine import Body, T
 from storage.schema import lesson_progress
+from storage.store import Store
 
 
 @dataclass(frozen=True)
@@ -19,19 +19,14 @@ class ProgressRow:
     completed_at: float | None
 
 
-class _Storage(Protocol):
-    async def write(self, body: Body[T]) -> T: ...
+class LessonRepository:
+    """What the lessons part reads and writes: each member's place in each game's course."""
 
-    async def _rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[sa.RowMapping]: ...
+    def __init__(self, store: Store) -> None:
+        self._store = store
 
-    def _insert(self, table: sa.Table) -> Any: ...
-
-
-class LessonQueries:
-    """The lessons' half of :class:`storage.database.Database`."""
-
-    async def lesson_progress(self: _Storage, guild_id: int, user_id: int, game: str) -> ProgressRow | None:
-        rows = await self._rows(
+    async def lesson_progress(self, guild_id: int, user_id: int, game: str) -> ProgressRow | None:
+        rows = await self._store.rows(
             sa.select(lesson_progress).where(
                 lesson_progress.c.guild_id == guild_id,
                 lesson_progress.c.user_id == user_id,
@@ -43,7 +38,7 @@ class LessonQueries:
         return ProgressRow(rows[0]["lesson"], rows[0]["step"], rows[0]["completed_at"])
 
     async def set_lesson_progress(
-        self: _Storage, guild_id: int, user_id: int, game: str, lesson: str, step: int, now: float, *, completed: bool
+        self, guild_id: int, user_id: int, game: str, lesson: str, step: int, now: float, *, completed: bool
     ) -> bool:
         """Where the member is now; ``completed`` marks the course finished (the first time only). Returns whether
         the member has finished the course, now or before."""
@@ -53,7 +48,7 @@ class LessonQueries:
             values["completed_at"] = now
             changes["completed_at"] = sa.func.coalesce(lesson_progress.c.completed_at, now)
         upsert = (
-            self._insert(lesson_progress)
+            self._store.insert(lesson_progress)
             .values(guild_id=guild_id, user_id=user_id, game=game, **values)
             .on_conflict_do_update(
                 index_elements=[lesson_progress.c.guild_id, lesson_progress.c.user_id, lesson_progress.c.game],
@@ -61,4 +56,4 @@ class LessonQueries:
             )
             .returning(lesson_progress.c.completed_at)
         )
-        return bool(await self.write(lambda connection: connection.execute(upsert).scalar_one() is not None))
+        return bool(await self._store.write(lambda connection: connection.execute(upsert).scalar_one() is not None))

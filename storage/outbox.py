@@ -4,14 +4,14 @@ claimed, delivered and, on failure, released for a later retry. See docs/storage
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import sqlalchemy as sa
 
-from storage.engine import Body, T
-from storage.schema import announcements
+from storage.schema import announcements, games
+from storage.store import Store
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def insert_announcements(
     return tuple(ids)
 
 
-# Built once (see storage/database.py): the outbox's statements of every move.
+# Built once (see storage/games.py): the outbox's statements of every move.
 INSERT_ANNOUNCEMENT = sa.insert(announcements).values(attempts=0).returning(announcements.c.id)
 MARK_DELIVERED = (
     sa.update(announcements)
@@ -121,24 +121,20 @@ MARK_DELIVERED = (
 )
 
 
-class _Storage(Protocol):
-    async def read(self, body: Body[T]) -> T: ...
+class OutboxRepository:
+    """The announcements still owed and their delivery: what the announcements, delivery and admin parts read and
+    write of the outbox (the announcements themselves are written by the actions' own transactions)."""
 
-    async def write(self, body: Body[T]) -> T: ...
+    def __init__(self, store: Store) -> None:
+        self._store = store
 
-    async def _rows(self, statement: sa.Executable, params: dict[str, Any] | None = None) -> list[sa.RowMapping]: ...
-
-
-class OutboxQueries:
-    """The announcements half of :class:`storage.database.Database`."""
-
-    async def announcement(self: _Storage, announcement_id: int) -> AnnouncementRow | None:
-        rows = await self._rows(sa.select(announcements).where(announcements.c.id == announcement_id))
+    async def announcement(self, announcement_id: int) -> AnnouncementRow | None:
+        rows = await self._store.rows(sa.select(announcements).where(announcements.c.id == announcement_id))
         return AnnouncementRow.from_sql(rows[0]) if rows else None
 
-    async def pending_for_game(self: _Storage, game_id: int) -> list[AnnouncementRow]:
+    async def pending_for_game(self, game_id: int) -> list[AnnouncementRow]:
         """A game's undelivered announcements, oldest first."""
-        rows = await self._rows(
+        rows = await self._store.rows(
             sa.select(announcements)
             .where(announcements.c.game_id == game_id, announcements.c.delivered_at.is_(None))
             .order_by(announcements.c.id)
@@ -146,7 +142,7 @@ class OutboxQueries:
         return [AnnouncementRow.from_sql(row) for row in rows]
 
     async def claim_pending(
-        self: _Storage,
+        self,
         worker_id: str,
         now: float,
         lease_s: float,
@@ -181,27 +177,25 @@ class OutboxQueries:
             .values(claimed_by=worker_id, claimed_until=now + lease_s)
             .returning(*a.c)
         )
-        rows = await self.write(
+        rows = await self._store.write(
             lambda connection: [AnnouncementRow.from_sql(row) for row in connection.execute(claim).mappings()]
         )
         return sorted(rows, key=lambda row: row.id)  # RETURNING promises no order
 
-    async def mark_delivered(
-        self: _Storage, announcement_id: int, message_id: int | None, now: float | None = None
-    ) -> bool:
+    async def mark_delivered(self, announcement_id: int, message_id: int | None, now: float | None = None) -> bool:
         """Record a delivery. False if it was already delivered (by a worker whose lease had lapsed, say): the
         caller may then delete its duplicate message."""
         params = {"announcement_id": announcement_id, "message": message_id, "at": time.time() if now is None else now}
-        return await self.write(lambda connection: connection.execute(MARK_DELIVERED, params).rowcount == 1)
+        return await self._store.write(lambda connection: connection.execute(MARK_DELIVERED, params).rowcount == 1)
 
-    async def mark_all_delivered(self: _Storage, deliveries: Sequence[tuple[int, int | None]], now: float) -> None:
+    async def mark_all_delivered(self, deliveries: Sequence[tuple[int, int | None]], now: float) -> None:
         """Record several deliveries (announcement id, message id) in one transaction: the replies that went out
         while the previous batch was being written."""
         params = [{"announcement_id": ident, "message": message, "at": now} for ident, message in deliveries]
         if params:
-            await self.write(lambda connection: connection.execute(MARK_DELIVERED, params))
+            await self._store.write(lambda connection: connection.execute(MARK_DELIVERED, params))
 
-    async def release(self: _Storage, announcement_id: int, error: str, retry_at: float) -> bool:
+    async def release(self, announcement_id: int, error: str, retry_at: float) -> bool:
         """A failed delivery: count the attempt, keep the error, give up the claim and try again at ``retry_at``
         (the caller computes its backoff). False if it was delivered meanwhile."""
         update = (
@@ -215,19 +209,19 @@ class OutboxQueries:
                 claimed_until=None,
             )
         )
-        return await self.write(lambda connection: connection.execute(update).rowcount == 1)
+        return await self._store.write(lambda connection: connection.execute(update).rowcount == 1)
 
-    async def claiming_workers(self: _Storage, now: float) -> list[str]:
+    async def claiming_workers(self, now: float) -> list[str]:
         """The workers that hold a claim on an undelivered announcement now (their lease not lapsed)."""
         a = announcements
-        rows = await self._rows(
+        rows = await self._store.rows(
             sa.select(a.c.claimed_by)
             .where(a.c.delivered_at.is_(None), a.c.claimed_by.is_not(None), a.c.claimed_until > now)
             .distinct()
         )
         return sorted(row["claimed_by"] for row in rows)
 
-    async def make_due(self: _Storage, announcement_ids: Iterable[int], now: float) -> int:
+    async def make_due(self, announcement_ids: Iterable[int], now: float) -> int:
         """Make these undelivered, unclaimed announcements due now (one held for a reply that will not come)."""
         ids = list(announcement_ids)
         if not ids:
@@ -242,9 +236,9 @@ class OutboxQueries:
             )
             .values(next_attempt_at=now)
         )
-        return await self.write(lambda connection: connection.execute(update).rowcount)
+        return await self._store.write(lambda connection: connection.execute(update).rowcount)
 
-    async def release_claims(self: _Storage, worker_id: str, announcement_ids: Iterable[int] | None = None) -> int:
+    async def release_claims(self, worker_id: str, announcement_ids: Iterable[int] | None = None) -> int:
         """Give back ``worker_id``'s claims on undelivered announcements (those of ``announcement_ids``, or all of
         them) without counting an attempt: they are due again at once, for any worker. For a round that stops
         before trying them (the database failed mid-round, the process is shutting down), so they need not wait
@@ -258,4 +252,28 @@ class OutboxQueries:
                 return 0
             where.append(a.c.id.in_(ids))
         update = sa.update(a).where(*where).values(claimed_by=None, claimed_until=None)
-        return await self.write(lambda connection: connection.execute(update).rowcount)
+        return await self._store.write(lambda connection: connection.execute(update).rowcount)
+
+    async def set_thread(self, game_id: int, thread_id: int, follow: Collection[str]) -> None:
+        """The game is played in its own thread from now on: its announcements still owed of the kinds in
+        ``follow`` (the service's rule) go there too (the accepted game's first board was written to the outbox
+        before the thread existed). They lose the interaction they were to be delivered by: that reply now
+        answers in the channel, not with the board, so a worker must post the board in the thread rather than
+        find that reply and take it for the board."""
+        owed = (
+            announcements.c.game_id == game_id,
+            announcements.c.delivered_at.is_(None),
+            announcements.c.kind.in_(list(follow)),
+        )
+
+        def body(connection: sa.Connection) -> None:
+            connection.execute(sa.update(games).where(games.c.id == game_id).values(thread_id=thread_id))
+            found = connection.execute(sa.select(announcements.c.id, announcements.c.payload).where(*owed))
+            for announcement_id, payload in found.all():
+                connection.execute(
+                    sa.update(announcements)
+                    .where(announcements.c.id == announcement_id)
+                    .values(channel_id=thread_id, payload={**payload, "reply": None})
+                )
+
+        await self._store.write(body)

@@ -22,6 +22,34 @@ class GameStatus(StrEnum):
     EXPIRED = "expired"
 
 
+class TournamentFormat(StrEnum):
+    """How a tournament pairs its players. Stored as its string (the column's CHECK lists these)."""
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+
+
+class TournamentStatus(StrEnum):
+    """Where a tournament is in its life: ``signup`` -> ``running`` -> ``finished``, or ``cancelled``. Stored as its
+    string (the column's CHECK lists these)."""
+
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class AttemptStatus(StrEnum):
+    """A member's go at a puzzle: ``open``, then ``solved`` (no mistake), ``failed`` (a mistake, or given up) or
+    ``left`` (another puzzle started before any move: unrated). Stored as its string (the column's CHECK lists
+    these)."""
+
+    OPEN = "open"
+    SOLVED = "solved"
+    FAILED = "failed"
+    LEFT = "left"
+
+
 OPEN = (GameStatus.CHALLENGE, GameStatus.ACTIVE)  # what an admin may still cancel
 # The player id of an open challenge's seat that no member has taken yet (Discord ids are positive, the ids of
 # forgotten members negative).

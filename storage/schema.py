@@ -1,4 +1,4 @@
-"""The tables at the newest migration, as SQLAlchemy Core objects: what the queries in ``database.py`` use.
+"""The tables at the newest migration, as SQLAlchemy Core objects: what the repositories' queries use.
 
 Alembic revisions under ``storage/alembic/versions`` create and change the real tables; this module must describe
 their result (a test compares it with a migrated database on SQLite and PostgreSQL).
@@ -22,7 +22,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
-from storage.rows import GameStatus
+from storage.rows import AttemptStatus, GameStatus, TournamentFormat, TournamentStatus
 
 metadata = sa.MetaData()
 
@@ -255,8 +255,8 @@ sa.Index("admin_audit_by_guild", admin_audit.c.guild_id, admin_audit.c.id)
 
 # --- tournaments and seasons (docs/tournaments.md) ----------------------------------------------------------------
 
-TOURNAMENT_FORMATS = ("swiss", "round_robin")
-TOURNAMENT_STATUSES = ("signup", "running", "finished", "cancelled")
+TOURNAMENT_FORMATS = tuple(kind.value for kind in TournamentFormat)
+TOURNAMENT_STATUSES = tuple(status.value for status in TournamentStatus)
 
 tournaments = sa.Table(
     "tournaments",
@@ -403,7 +403,7 @@ sa.Index("puzzles_by_game_rating", puzzles.c.game, puzzles.c.mu)
 
 # A member's go at a puzzle: ``step`` solution moves played so far; open -> solved (no mistake), failed (a
 # mistake, or given up) or left (another puzzle started before any move: unrated). One per member and puzzle.
-ATTEMPT_STATUSES = ("open", "solved", "failed", "left")
+ATTEMPT_STATUSES = tuple(status.value for status in AttemptStatus)
 puzzle_attempts = sa.Table(
     "puzzle_attempts",
     metadata,

@@ -59,7 +59,7 @@ async def test_settings_merge_the_servers_choices_over_the_defaults(db: Database
     assert (
         await service.server_settings.settings_for(OTHER_GUILD)
     ).threads is False  # another server keeps the defaults
-    assert [row.action for row in await db.audit_log(GUILD)] == ["set", "set"]
+    assert [row.action for row in await db.admin.audit_log(GUILD)] == ["set", "set"]
 
 
 async def test_challenges_use_the_servers_expiry_and_refuse_disabled_games(service: GameService) -> None:
@@ -99,18 +99,18 @@ async def test_an_admin_cancel_counts_nothing_and_beats_a_late_move(db: Database
     row = await service.finder.game(game_id)
     cancelled, announcement_id = await service.admin.cancel(game_id, GUILD, ADMIN)
     assert (cancelled.status, cancelled.winner, cancelled.finished_at) == ("cancelled", None, service.clock())
-    announcement = await db.announcement(announcement_id)
+    announcement = await db.outbox.announcement(announcement_id)
     assert announcement is not None and announcement.kind == "cancelled" and announcement.payload["by"] == ADMIN
     with pytest.raises(StalePly):  # a move read before the cancel cannot be written after it
-        await db.append_moves(game_id, row.ply, [("D3", 0, ALICE)], service.clock())
+        await db.games.append_moves(game_id, row.ply, [("D3", 0, ALICE)], service.clock())
     with pytest.raises(UserError, match="admin cancelled"):
         await service.turns.play(game_id, ALICE, "D3")
     with pytest.raises(UserError, match="nothing to cancel"):
         await service.admin.cancel(game_id, GUILD, ADMIN)
     with pytest.raises(UserError, match="cannot find"):
         await service.admin.cancel(game_id, OTHER_GUILD, ADMIN)  # another server's game
-    assert await db.records_of(GUILD, ALICE) == []
-    assert [(row.action, row.details) for row in await db.audit_log(GUILD)] == [("cancel", {"game_id": game_id})]
+    assert await db.ratings.records_of(GUILD, ALICE) == []
+    assert [(row.action, row.details) for row in await db.admin.audit_log(GUILD)] == [("cancel", {"game_id": game_id})]
 
 
 async def test_reset_and_forget_delete_what_docs_admin_md_says(db: Database, service: GameService) -> None:
@@ -126,7 +126,7 @@ async def test_reset_and_forget_delete_what_docs_admin_md_says(db: Database, ser
             )
     actions = service.admin
     assert await actions.reset_leaderboard(GUILD, "iago", ADMIN, with_records=False) == (2, 0)
-    assert len(await db.records_of(GUILD, ALICE)) == 1
+    assert len(await db.ratings.records_of(GUILD, ALICE)) == 1
 
     forgotten = await actions.forget_member(GUILD, ALICE, ADMIN)
     assert (forgotten.ratings, forgotten.records, forgotten.games, forgotten.cancelled) == (0, 1, 1, (game_id,))
@@ -136,8 +136,8 @@ async def test_reset_and_forget_delete_what_docs_admin_md_says(db: Database, ser
     async with db.engine.connect() as connection:
         users = (await connection.execute(sa.select(moves.c.user_id).where(moves.c.game_id == game_id))).scalars()
         assert forgotten.anonymous_id in set(users)
-    assert await db.moves(game_id) != []  # the move log is kept
-    assert await db.records_of(GUILD, ALICE) == [] and len(await db.records_of(GUILD, BOB)) == 1
-    audit = await db.audit_log(GUILD)
+    assert await db.games.moves(game_id) != []  # the move log is kept
+    assert await db.ratings.records_of(GUILD, ALICE) == [] and len(await db.ratings.records_of(GUILD, BOB)) == 1
+    audit = await db.admin.audit_log(GUILD)
     assert [row.action for row in audit] == ["forget-member", "reset-leaderboard"]
     assert str(ALICE) not in repr(audit)  # the log keeps the anonymous id, not what was forgotten

@@ -44,7 +44,7 @@ async def new_game(
     db: Database, a: int = ALICE, b: int = BOB, *, guild: int = GUILD, channel: int = CHANNEL, game: str = "iago",
     rated: bool = True, now: float = 1.0, active: bool = True,
 ) -> int:  # fmt: skip
-    game_id = await db.insert_game(
+    game_id = await db.challenges.insert_game(
         guild_id=guild,
         channel_id=channel,
         game=game,
@@ -56,7 +56,7 @@ async def new_game(
         expires_at=now + 900,
     )
     if active:
-        assert await db.activate(game_id, now, [])
+        assert await db.challenges.activate(game_id, now, [])
     return game_id
 
 
@@ -110,11 +110,11 @@ async def test_the_tables_match_storage_schema_on_both_databases(db: Database) -
 async def test_snowflakes_and_timestamps_round_trip_exactly(db: Database) -> None:
     now = 1_763_846_400.123456  # a 4-byte REAL would round this by minutes
     game_id = await new_game(db, now=now)
-    row = await db.game(game_id)
+    row = await db.games.game(game_id)
     assert row is not None
     assert (row.guild_id, row.channel_id, row.players) == (GUILD, CHANNEL, (ALICE, BOB))
     assert (row.created_at, row.last_move_at) == (now, now)
-    assert await db.claim_reminder(game_id, now, now + 1)  # matches last_move_at exactly
+    assert await db.games.claim_reminder(game_id, now, now + 1)  # matches last_move_at exactly
 
 
 async def test_concurrent_starts_migrate_once(database_url: str) -> None:
@@ -141,7 +141,7 @@ async def test_the_upgrade_expires_duplicate_open_challenges_and_keeps_the_oldes
             )
     db = await Database.open(database_url)
     try:
-        statuses = [(await db.game(game_id)).status for game_id in (1, 2, 3, 4)]  # type: ignore[union-attr]
+        statuses = [(await db.games.game(game_id)).status for game_id in (1, 2, 3, 4)]  # type: ignore[union-attr]
         assert statuses == ["challenge", "expired", "expired", "challenge"]
     finally:
         await db.close()
@@ -209,7 +209,7 @@ async def test_a_first_release_database_is_recognised_kept_and_plays_on(tmp_path
     db = await Database.open(path)
     try:
         assert await scalar(db, "SELECT version_num FROM alembic_version") == HEAD
-        finished, active = await db.game(1), await db.game(2)
+        finished, active = await db.games.game(1), await db.games.game(2)
         assert finished is not None and active is not None
         assert (finished.status, finished.winner, finished.result_reason, finished.scores) == (
             "finished", 0, "resign", (2, 1),
@@ -218,21 +218,21 @@ async def test_a_first_release_database_is_recognised_kept_and_plays_on(tmp_path
         assert (active.status, active.ply, active.players, active.options, active.rated) == (
             "active", 3, (ALICE, CAROL), {"variant": "standard"}, True,
         )  # fmt: skip
-        assert await db.moves(1) == legacy["finished"] and await db.moves(2) == legacy["active"]
-        assert [(r.user_id, r.mu, r.sigma, r.rated_games) for r in await db.leaderboard(GUILD, "iago", 10)] == [
+        assert await db.games.moves(1) == legacy["finished"] and await db.games.moves(2) == legacy["active"]
+        assert [(r.user_id, r.mu, r.sigma, r.rated_games) for r in await db.ratings.leaderboard(GUILD, "iago", 10)] == [
             (ALICE, 1612.5, 420.25, 1), (BOB, 1387.5, 420.25, 1),
         ]  # fmt: skip
-        assert [(r.game, r.wins, r.losses) for r in await db.records_of(GUILD, BOB)] == [("iago", 0, 1)]
+        assert [(r.game, r.wins, r.losses) for r in await db.ratings.records_of(GUILD, BOB)] == [("iago", 0, 1)]
         assert await scalar(db, "SELECT count(*) FROM rating_changes") == 2
-        assert [(await db.game(i)).status for i in (3, 4)] == ["challenge", "expired"]  # type: ignore[union-attr]
+        assert [(await db.games.game(i)).status for i in (3, 4)] == ["challenge", "expired"]  # type: ignore[union-attr]
 
         service = GameService(db, clock=lambda: legacy["t"] + 100)
         state = await service.finder.state(await service.finder.game(2))
         report = await service.turns.play(2, active.players[state.turn], state.legal_moves()[0])
-        assert report.game.ply == 4 and await db.moves(2) == [*legacy["active"], report.played[0].move]
+        assert report.game.ply == 4 and await db.games.moves(2) == [*legacy["active"], report.played[0].move]
         report = await service.turns.resign(2, CAROL)
         assert report.finish is not None and report.finish.rating_changes[ALICE][0] == 1612  # the kept rating
-        assert (await db.rating(GUILD, "iago", ALICE)).rated_games == 2  # type: ignore[union-attr]
+        assert (await db.ratings.rating(GUILD, "iago", ALICE)).rated_games == 2  # type: ignore[union-attr]
     finally:
         await db.close()
 
@@ -243,20 +243,20 @@ async def test_a_first_release_database_is_recognised_kept_and_plays_on(tmp_path
 async def test_moves_need_an_active_game_and_the_current_ply(db: Database) -> None:
     game_id = await new_game(db, active=False)
     with pytest.raises(StalePly):  # a challenge is not active yet
-        await db.append_moves(game_id, 0, [("E4", 0, ALICE)], now=2.0)
-    assert await db.activate(game_id, 3.0, [])
-    assert not await db.activate(game_id, 3.0, [])  # accepting twice does nothing
-    await db.append_moves(game_id, 0, [("E4", 0, ALICE), ("E6", 1, BOB)], now=4.0)
+        await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], now=2.0)
+    assert await db.challenges.activate(game_id, 3.0, [])
+    assert not await db.challenges.activate(game_id, 3.0, [])  # accepting twice does nothing
+    await db.games.append_moves(game_id, 0, [("E4", 0, ALICE), ("E6", 1, BOB)], now=4.0)
     with pytest.raises(StalePly):
-        await db.append_moves(game_id, 1, [("D4", 1, BOB)], now=5.0)
-    row = await db.game(game_id)
+        await db.games.append_moves(game_id, 1, [("D4", 1, BOB)], now=5.0)
+    row = await db.games.game(game_id)
     assert row is not None and row.ply == 2 and row.options == {"variant": "standard"}
-    assert await db.moves(game_id) == ["E4", "E6"]
-    written = await db.append_moves(game_id, 2, [("D4", 0, ALICE)], now=6.0, finish=(1, "score", (3, 7)))
+    assert await db.games.moves(game_id) == ["E4", "E6"]
+    written = await db.games.append_moves(game_id, 2, [("D4", 0, ALICE)], now=6.0, finish=(1, "score", (3, 7)))
     assert (written.row.status, written.row.winner, written.row.scores) == ("finished", 1, (3, 7))
     assert written.settlement is not None and written.settlement.ratings == {}  # no settle: ratings untouched
     with pytest.raises(StalePly):
-        await db.append_moves(game_id, 3, [("C4", 1, BOB)], now=7.0)
+        await db.games.append_moves(game_id, 3, [("C4", 1, BOB)], now=7.0)
 
 
 async def test_two_writers_at_the_same_ply_one_wins(database_url: str, db: Database) -> None:
@@ -264,14 +264,14 @@ async def test_two_writers_at_the_same_ply_one_wins(database_url: str, db: Datab
     others = [await Database.open(database_url) for _ in range(3)]  # as separate processes: separate connections
     try:
         results = await asyncio.gather(
-            *(other.append_moves(game_id, 0, [(f"M{i}", 0, ALICE)], now=2.0) for i, other in enumerate(others)),
+            *(other.games.append_moves(game_id, 0, [(f"M{i}", 0, ALICE)], now=2.0) for i, other in enumerate(others)),
             return_exceptions=True,
         )
     finally:
         for other in others:
             await other.close()
     assert sum(isinstance(r, StalePly) for r in results) == 2
-    assert len(await db.moves(game_id)) == 1 and (await db.game(game_id)).ply == 1  # type: ignore[union-attr]
+    assert len(await db.games.moves(game_id)) == 1 and (await db.games.game(game_id)).ply == 1  # type: ignore[union-attr]
 
 
 async def test_a_finish_writes_result_records_and_ratings_together_or_not_at_all(db: Database) -> None:
@@ -281,43 +281,43 @@ async def test_a_finish_writes_result_records_and_ratings_together_or_not_at_all
         raise RuntimeError("rating service down")
 
     with pytest.raises(RuntimeError):
-        await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0, (0, "score", (5, 1)), settle=broken,
+        await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0, (0, "score", (5, 1)), settle=broken,
                               announce={"kind": "finish"})  # fmt: skip
-    row = await db.game(game_id)
-    assert row is not None and (row.status, row.ply) == ("active", 0) and await db.moves(game_id) == []
-    assert await db.records_of(GUILD, ALICE) == [] and await db.pending_for_game(game_id) == []
+    row = await db.games.game(game_id)
+    assert row is not None and (row.status, row.ply) == ("active", 0) and await db.games.moves(game_id) == []
+    assert await db.ratings.records_of(GUILD, ALICE) == [] and await db.outbox.pending_for_game(game_id) == []
 
-    written = await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 3.0, (0, "score", (5, 1)),
+    written = await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 3.0, (0, "score", (5, 1)),
                                     settle=settle_with_openskill, announce={"kind": "finish"})  # fmt: skip
     assert written.row.status == "finished" and written.settlement is not None
     assert written.settlement.outcome == ("wins", "losses")
     (alice_before, alice_after) = written.settlement.ratings[ALICE]
     assert alice_before is None and alice_after.rated_games == 1 and alice_after.mu > 1500
-    assert await db.rating(GUILD, "iago", ALICE) == alice_after
-    assert [(r.wins, r.losses) for r in await db.records_of(GUILD, BOB)] == [(0, 1)]
+    assert await db.ratings.rating(GUILD, "iago", ALICE) == alice_after
+    assert [(r.wins, r.losses) for r in await db.ratings.records_of(GUILD, BOB)] == [(0, 1)]
     assert await scalar(db, "SELECT count(*) FROM rating_changes WHERE game_id = :g", g=game_id) == 2
-    assert [a.kind for a in await db.pending_for_game(game_id)] == ["finish"]
-    assert written.announcement_ids == tuple(a.id for a in await db.pending_for_game(game_id))
+    assert [a.kind for a in await db.outbox.pending_for_game(game_id)] == ["finish"]
+    assert written.announcement_ids == tuple(a.id for a in await db.outbox.pending_for_game(game_id))
 
 
 async def test_finish_without_move_counts_once_and_refuses_a_stale_ply(db: Database) -> None:
     game_id = await new_game(db, rated=False)
-    await db.append_moves(game_id, 0, [("E4", 0, ALICE)], now=2.0)
+    await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], now=2.0)
     with pytest.raises(StalePly):
-        await db.finish_without_move(game_id, 0, (1, "resign", (0, 0)), 3.0, settle=settle_with_openskill)
-    written = await db.finish_without_move(game_id, 1, (None, "draw", (0, 0)), 3.0, settle=settle_with_openskill)
+        await db.games.finish_without_move(game_id, 0, (1, "resign", (0, 0)), 3.0, settle=settle_with_openskill)
+    written = await db.games.finish_without_move(game_id, 1, (None, "draw", (0, 0)), 3.0, settle=settle_with_openskill)
     assert written.settlement is not None and written.settlement.ratings == {}  # unrated: no ratings
     with pytest.raises(StalePly):  # resigning twice
-        await db.finish_without_move(game_id, 1, (1, "resign", (0, 0)), 4.0, settle=settle_with_openskill)
-    assert [(r.wins, r.losses, r.draws) for r in await db.records_of(GUILD, ALICE)] == [(0, 0, 1)]
-    assert await db.rating(GUILD, "iago", ALICE) is None
+        await db.games.finish_without_move(game_id, 1, (1, "resign", (0, 0)), 4.0, settle=settle_with_openskill)
+    assert [(r.wins, r.losses, r.draws) for r in await db.ratings.records_of(GUILD, ALICE)] == [(0, 0, 1)]
+    assert await db.ratings.rating(GUILD, "iago", ALICE) is None
 
 
 async def test_two_games_of_one_player_finishing_at_once_both_count(database_url: str, db: Database) -> None:
     first, second = await new_game(db, ALICE, BOB), await new_game(db, ALICE, CAROL)
     warm_up = await new_game(db, ALICE, DAVE)  # so that Alice has a rating and a record before the race
-    await db.finish_without_move(warm_up, 0, (0, "resign", (0, 0)), 2.0, settle=settle_with_openskill)
-    start = await db.rating(GUILD, "iago", ALICE)
+    await db.games.finish_without_move(warm_up, 0, (0, "resign", (0, 0)), 2.0, settle=settle_with_openskill)
+    start = await db.ratings.rating(GUILD, "iago", ALICE)
     assert start is not None
     finishers = [await Database.open(database_url) for _ in range(2)]  # two connections, as two processes
     try:
@@ -326,7 +326,9 @@ async def test_two_games_of_one_player_finishing_at_once_both_count(database_url
             await connection.execute(sa.select(records).where(records.c.user_id == ALICE).with_for_update())
             tasks = [
                 asyncio.create_task(
-                    finisher.finish_without_move(game_id, 0, (0, "resign", (0, 0)), 3.0, settle=settle_with_openskill)
+                    finisher.games.finish_without_move(
+                        game_id, 0, (0, "resign", (0, 0)), 3.0, settle=settle_with_openskill
+                    )
                 )
                 for finisher, game_id in zip(finishers, (first, second), strict=True)
             ]
@@ -336,9 +338,9 @@ async def test_two_games_of_one_player_finishing_at_once_both_count(database_url
     finally:
         for finisher in finishers:
             await finisher.close()
-    after = await db.rating(GUILD, "iago", ALICE)
+    after = await db.ratings.rating(GUILD, "iago", ALICE)
     assert after is not None and after.rated_games == 3  # no update lost
-    assert [(r.wins, r.losses) for r in await db.records_of(GUILD, ALICE)] == [(3, 0)]
+    assert [(r.wins, r.losses) for r in await db.ratings.records_of(GUILD, ALICE)] == [(3, 0)]
     # Bob and Carol were both new, so either order of the two updates gives the same result.
     once = rate((Rating(start.mu, start.sigma, start.rated_games), Rating()), 0)[0]
     assert after.mu == pytest.approx(rate((once, Rating()), 0)[0].mu, abs=1e-9)
@@ -349,19 +351,21 @@ async def test_two_games_of_one_player_finishing_at_once_both_count(database_url
 
 async def test_announcements_are_written_with_their_action_or_not_at_all(db: Database) -> None:
     game_id = await new_game(db, active=False)
-    assert await db.activate(game_id, 2.0, [("open 2 5", None, None)], announce={"kind": "accept", "payload": {"x": 1}})
-    assert not await db.activate(game_id, 2.0, [], announce={"kind": "accept"})  # refused: nothing announced
+    assert await db.challenges.activate(
+        game_id, 2.0, [("open 2 5", None, None)], announce={"kind": "accept", "payload": {"x": 1}}
+    )
+    assert not await db.challenges.activate(game_id, 2.0, [], announce={"kind": "accept"})  # refused: nothing announced
     with pytest.raises(StalePly):
-        await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 3.0, announce={"kind": "move"})
-    written = await db.append_moves(game_id, 1, [("E4", 0, ALICE)], 3.0, announce=[Announce("move", {"m": "E4"})])
+        await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 3.0, announce={"kind": "move"})
+    written = await db.games.append_moves(game_id, 1, [("E4", 0, ALICE)], 3.0, announce=[Announce("move", {"m": "E4"})])
     other = await new_game(db, ALICE, CAROL, active=False)
-    assert await db.transition(other, "challenge", "expired", 4.0, announce=Announce("expiry"))
-    assert not await db.transition(other, "challenge", "declined", 4.0, announce=Announce("decline"))
-    pending = await db.pending_for_game(game_id)
+    assert await db.challenges.transition(other, "challenge", "expired", 4.0, announce=Announce("expiry"))
+    assert not await db.challenges.transition(other, "challenge", "declined", 4.0, announce=Announce("decline"))
+    pending = await db.outbox.pending_for_game(game_id)
     assert [(a.kind, a.ply, a.payload) for a in pending] == [("accept", 1, {"x": 1}), ("move", 2, {"m": "E4"})]
     assert written.announcement_ids == (pending[1].id,)
     assert (pending[0].guild_id, pending[0].channel_id, pending[0].attempts) == (GUILD, CHANNEL, 0)
-    assert [a.kind for a in await db.pending_for_game(other)] == ["expiry"]
+    assert [a.kind for a in await db.outbox.pending_for_game(other)] == ["expiry"]
 
 
 async def test_claims_give_each_announcement_to_one_worker_until_its_lease_lapses(
@@ -370,12 +374,15 @@ async def test_claims_give_each_announcement_to_one_worker_until_its_lease_lapse
     game_id = await new_game(db)
     elsewhere = await new_game(db, ALICE, CAROL, guild=GUILD + 1)
     for ply in range(6):
-        await db.append_moves(game_id, ply, [(f"M{ply}", 0, ALICE)], 10.0 + ply, announce=Announce("move"))
-    await db.append_moves(elsewhere, 0, [("E4", 0, ALICE)], 10.0, announce=Announce("move"))
+        await db.games.append_moves(game_id, ply, [(f"M{ply}", 0, ALICE)], 10.0 + ply, announce=Announce("move"))
+    await db.games.append_moves(elsewhere, 0, [("E4", 0, ALICE)], 10.0, announce=Announce("move"))
     workers = [await Database.open(database_url) for _ in range(3)]
     try:
         claims = await asyncio.gather(
-            *(worker.claim_pending(f"w{i}", 20.0, 30.0, 3, guild_filter=[GUILD]) for i, worker in enumerate(workers))
+            *(
+                worker.outbox.claim_pending(f"w{i}", 20.0, 30.0, 3, guild_filter=[GUILD])
+                for i, worker in enumerate(workers)
+            )
         )
     finally:
         for worker in workers:
@@ -383,34 +390,36 @@ async def test_claims_give_each_announcement_to_one_worker_until_its_lease_lapse
     ids = [a.id for claim in claims for a in claim]
     assert len(ids) == len(set(ids)) == 6  # nobody got a row twice, the other guild's was left alone
     assert all(a.claimed_by == f"w{i}" and a.claimed_until == 50.0 for i, claim in enumerate(claims) for a in claim)
-    assert await db.claim_pending("late", 49.0, 30.0, 10, guild_filter=[GUILD]) == []  # leases still held
-    lapsed = await db.claim_pending("late", 50.0, 30.0, 10)
+    assert await db.outbox.claim_pending("late", 49.0, 30.0, 10, guild_filter=[GUILD]) == []  # leases still held
+    lapsed = await db.outbox.claim_pending("late", 50.0, 30.0, 10)
     assert len(lapsed) == 7 and [a.id for a in lapsed] == sorted(a.id for a in lapsed)  # oldest first
 
 
 async def test_delivery_is_recorded_once_and_a_failure_is_retried_later(db: Database) -> None:
     game_id = await new_game(db)
-    await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 10.0, announce=[Announce("move"), Announce("finish")])
-    first, second = await db.claim_pending("w", 11.0, 30.0, 10)
-    assert await db.release(second.id, "503 Service Unavailable", retry_at=100.0)
-    retried = await db.announcement(second.id)
+    await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 10.0, announce=[Announce("move"), Announce("finish")])
+    first, second = await db.outbox.claim_pending("w", 11.0, 30.0, 10)
+    assert await db.outbox.release(second.id, "503 Service Unavailable", retry_at=100.0)
+    retried = await db.outbox.announcement(second.id)
     assert retried is not None and (retried.attempts, retried.last_error, retried.claimed_by) == (
         1,
         "503 Service Unavailable",
         None,
     )
-    assert await db.claim_pending("w", 40.0, 30.0, 10) == []  # not due before retry_at, first still leased
-    assert await db.mark_delivered(first.id, 555, now=12.0)
-    assert not await db.mark_delivered(first.id, 556, now=13.0)  # a second delivery is reported, not recorded
-    assert not await db.release(first.id, "late failure", retry_at=200.0)
-    delivered = await db.announcement(first.id)
+    assert await db.outbox.claim_pending("w", 40.0, 30.0, 10) == []  # not due before retry_at, first still leased
+    assert await db.outbox.mark_delivered(first.id, 555, now=12.0)
+    assert not await db.outbox.mark_delivered(first.id, 556, now=13.0)  # a second delivery is reported, not recorded
+    assert not await db.outbox.release(first.id, "late failure", retry_at=200.0)
+    delivered = await db.outbox.announcement(first.id)
     assert delivered is not None and (delivered.message_id, delivered.delivered_at, delivered.attempts) == (
         555,
         12.0,
         0,
     )
-    assert [a.id for a in await db.claim_pending("w", 100.0, 30.0, 10)] == [second.id]  # delivered ones never again
-    assert [a.id for a in await db.pending_for_game(game_id)] == [second.id]
+    assert [a.id for a in await db.outbox.claim_pending("w", 100.0, 30.0, 10)] == [
+        second.id
+    ]  # delivered ones never again
+    assert [a.id for a in await db.outbox.pending_for_game(game_id)] == [second.id]
 
 
 # --- challenges, reminders, queries ------------------------------------------------------------------
@@ -421,7 +430,7 @@ async def test_one_open_challenge_per_pair_even_when_challenges_race(database_ur
     try:
         results = await asyncio.gather(
             *(
-                racer.insert_game(
+                racer.challenges.insert_game(
                     guild_id=GUILD,
                     channel_id=CHANNEL,
                     game="iago",
@@ -441,11 +450,11 @@ async def test_one_open_challenge_per_pair_even_when_challenges_race(database_ur
             await racer.close()
     assert sum(isinstance(r, DuplicateChallenge) for r in results) == 2
     (open_id,) = [r for r in results if isinstance(r, int)]
-    assert [g.id for g in await db.games_with_status("challenge")] == [open_id]
+    assert [g.id for g in await db.games.games_with_status("challenge")] == [open_id]
     # Other pairs and other servers are free, and so is the pair once its challenge is answered.
     await new_game(db, ALICE, CAROL, active=False)
     await new_game(db, BOB, ALICE, guild=GUILD + 1, active=False)
-    assert await db.transition(open_id, "challenge", "declined", 2.0)
+    assert await db.challenges.transition(open_id, "challenge", "declined", 2.0)
     await new_game(db, BOB, ALICE, active=False)
     with pytest.raises(sa.exc.IntegrityError):  # other constraint failures are not mistaken for duplicates
         await new_game(db, CAROL, CAROL, guild=GUILD + 2, active=False)
@@ -453,23 +462,23 @@ async def test_one_open_challenge_per_pair_even_when_challenges_race(database_ur
 
 async def test_a_reminder_is_claimed_once_per_idle_spell(database_url: str, db: Database) -> None:
     game_id = await new_game(db, now=100.0)
-    assert [g.id for g in await db.idle_games(before=99.0)] == []
-    assert [g.id for g in await db.idle_games(before=100.0)] == [game_id]
-    assert not await db.claim_reminder(game_id, 50.0, 200.0)  # someone moved since the caller looked
+    assert [g.id for g in await db.games.idle_games(before=99.0)] == []
+    assert [g.id for g in await db.games.idle_games(before=100.0)] == [game_id]
+    assert not await db.games.claim_reminder(game_id, 50.0, 200.0)  # someone moved since the caller looked
     other = await Database.open(database_url)
     try:
         results = await asyncio.gather(
-            db.claim_reminder(game_id, 100.0, 200.0, {"user_id": ALICE}),
-            other.claim_reminder(game_id, 100.0, 200.0, {"user_id": ALICE}),
+            db.games.claim_reminder(game_id, 100.0, 200.0, {"user_id": ALICE}),
+            other.games.claim_reminder(game_id, 100.0, 200.0, {"user_id": ALICE}),
         )
     finally:
         await other.close()
     assert sorted(results) == [False, True]  # two processes, one reminder
-    assert await db.idle_games(before=1000.0) == []
-    (reminder,) = await db.pending_for_game(game_id)
+    assert await db.games.idle_games(before=1000.0) == []
+    (reminder,) = await db.outbox.pending_for_game(game_id)
     assert (reminder.kind, reminder.payload, reminder.created_at) == ("reminder", {"user_id": ALICE}, 200.0)
-    await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 300.0)  # a move starts a new idle spell
-    assert await db.claim_reminder(game_id, 300.0, 400.0)
+    await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 300.0)  # a move starts a new idle spell
+    assert await db.games.claim_reminder(game_id, 300.0, 400.0)
 
 
 async def test_game_queries_filter_in_sql(db: Database) -> None:
@@ -478,18 +487,20 @@ async def test_game_queries_filter_in_sql(db: Database) -> None:
     other_channel = await new_game(db, BOB, CAROL, channel=CHANNEL + 1)
     other_guild = await new_game(db, ALICE, BOB, guild=GUILD + 1, channel=CHANNEL + 2)
     challenge = await new_game(db, CAROL, DAVE, active=False, now=50.0)  # expires at 950
-    assert [g.id for g in await db.active_games(guild_id=GUILD, channel_id=CHANNEL)] == [here, isaac_here]
-    assert [g.id for g in await db.active_games(guild_id=GUILD, channel_id=CHANNEL, game="iago")] == [here]
-    assert [g.id for g in await db.active_games(guild_id=GUILD)] == [here, isaac_here, other_channel]
-    assert [g.id for g in await db.active_games()] == [here, isaac_here, other_channel, other_guild]
-    assert [g.id for g in await db.games_with_status("active", guild_ids=[GUILD + 1])] == [other_guild]
-    assert [g.id for g in await db.active_games_of(BOB, CHANNEL)] == [here]
-    assert await db.expirable(949.0) == [] and [g.id for g in await db.expirable(950.0)] == [challenge]
-    assert (await db.open_challenge_between(GUILD, DAVE, CAROL)).id == challenge  # type: ignore[union-attr]
-    await db.set_message(challenge, "challenge_message_id", 77)
-    assert (await db.game(challenge)).challenge_message_id == 77  # type: ignore[union-attr]
+    assert [g.id for g in await db.games.active_games(guild_id=GUILD, channel_id=CHANNEL)] == [here, isaac_here]
+    assert [g.id for g in await db.games.active_games(guild_id=GUILD, channel_id=CHANNEL, game="iago")] == [here]
+    assert [g.id for g in await db.games.active_games(guild_id=GUILD)] == [here, isaac_here, other_channel]
+    assert [g.id for g in await db.games.active_games()] == [here, isaac_here, other_channel, other_guild]
+    assert [g.id for g in await db.games.games_with_status("active", guild_ids=[GUILD + 1])] == [other_guild]
+    assert [g.id for g in await db.games.active_games_of(BOB, CHANNEL)] == [here]
+    assert await db.challenges.expirable(949.0) == [] and [g.id for g in await db.challenges.expirable(950.0)] == [
+        challenge
+    ]
+    assert (await db.challenges.open_challenge_between(GUILD, DAVE, CAROL)).id == challenge  # type: ignore[union-attr]
+    await db.challenges.set_message(challenge, "challenge_message_id", 77)
+    assert (await db.games.game(challenge)).challenge_message_id == 77  # type: ignore[union-attr]
     with pytest.raises(ValueError):
-        await db.set_message(here, "board_message_id", 78)  # that column is gone
+        await db.challenges.set_message(here, "board_message_id", 78)  # that column is gone
 
 
 async def test_finishes_of_games_with_the_players_in_opposite_seats_do_not_deadlock(
@@ -501,15 +512,15 @@ async def test_finishes_of_games_with_the_players_in_opposite_seats_do_not_deadl
     try:
         for ab, ba in pairs:  # each round, one game locks Alice then Bob by seat and the other Bob then Alice
             await asyncio.gather(
-                finishers[0].finish_without_move(ab, 0, (0, "resign", (0, 0)), 3.0, settle=settle_with_openskill),
-                finishers[1].finish_without_move(ba, 0, (0, "resign", (0, 0)), 3.0, settle=settle_with_openskill),
+                finishers[0].games.finish_without_move(ab, 0, (0, "resign", (0, 0)), 3.0, settle=settle_with_openskill),
+                finishers[1].games.finish_without_move(ba, 0, (0, "resign", (0, 0)), 3.0, settle=settle_with_openskill),
             )
     finally:
         for finisher in finishers:
             await finisher.close()
     for user in (ALICE, BOB):
-        assert (await db.rating(GUILD, "iago", user)).rated_games == 2 * rounds  # type: ignore[union-attr]
-        assert [(r.wins, r.losses) for r in await db.records_of(GUILD, user)] == [(rounds, rounds)]
+        assert (await db.ratings.rating(GUILD, "iago", user)).rated_games == 2 * rounds  # type: ignore[union-attr]
+        assert [(r.wins, r.losses) for r in await db.ratings.records_of(GUILD, user)] == [(rounds, rounds)]
 
 
 THREAD = 555_654_321_098_765_432
@@ -517,34 +528,34 @@ THREAD = 555_654_321_098_765_432
 
 async def test_a_game_in_a_thread_is_found_there_and_announced_there(db: Database) -> None:
     game_id = await new_game(db, active=False)
-    assert await db.activate(game_id, 2.0, [], Announce("start", {"reply": {"token": "t"}}, delay=10))
-    await db.set_thread(game_id, THREAD, ("start", "move", "finish", "reminder"))
-    (start,) = await db.pending_for_game(game_id)
+    assert await db.challenges.activate(game_id, 2.0, [], Announce("start", {"reply": {"token": "t"}}, delay=10))
+    await db.outbox.set_thread(game_id, THREAD, ("start", "move", "finish", "reminder"))
+    (start,) = await db.outbox.pending_for_game(game_id)
     assert start.channel_id == THREAD and start.payload["reply"] is None  # the click no longer carries the board
-    assert [r.id for r in await db.active_games_of(ALICE, THREAD)] == [game_id]
-    assert [r.id for r in await db.active_games_of(ALICE, CHANNEL)] == [game_id]  # and from the parent channel
-    assert await db.active_games_of(ALICE, THREAD + 1) == []
-    written = await db.append_moves(game_id, 0, [("D3", 0, ALICE)], 3.0, announce=Announce("move"))
-    assert (await db.announcement(written.announcement_ids[0])).channel_id == THREAD
-    assert await db.claim_reminder(game_id, 3.0, 4.0, {"user_id": BOB})
-    assert (await db.pending_for_game(game_id))[-1].channel_id == THREAD
+    assert [r.id for r in await db.games.active_games_of(ALICE, THREAD)] == [game_id]
+    assert [r.id for r in await db.games.active_games_of(ALICE, CHANNEL)] == [game_id]  # and from the parent channel
+    assert await db.games.active_games_of(ALICE, THREAD + 1) == []
+    written = await db.games.append_moves(game_id, 0, [("D3", 0, ALICE)], 3.0, announce=Announce("move"))
+    assert (await db.outbox.announcement(written.announcement_ids[0])).channel_id == THREAD
+    assert await db.games.claim_reminder(game_id, 3.0, 4.0, {"user_id": BOB})
+    assert (await db.outbox.pending_for_game(game_id))[-1].channel_id == THREAD
 
 
 async def test_a_finished_game_has_one_rematch(db: Database) -> None:
     game_id = await new_game(db)
-    assert await db.rematch_of(game_id) is None
+    assert await db.challenges.rematch_of(game_id) is None
     common = dict(guild_id=GUILD, channel_id=CHANNEL, game="iago", options={}, rated=True, now=5.0, expires_at=9.0)
-    rematch = await db.insert_game(players=(BOB, ALICE), challenger_id=BOB, rematch_of=game_id, **common)
-    assert (await db.rematch_of(game_id)).id == rematch
+    rematch = await db.challenges.insert_game(players=(BOB, ALICE), challenger_id=BOB, rematch_of=game_id, **common)
+    assert (await db.challenges.rematch_of(game_id)).id == rematch
     with pytest.raises(DuplicateRematch):  # the unique index, whoever asks (here another pair, so no pair clash)
-        await db.insert_game(players=(CAROL, DAVE), challenger_id=CAROL, rematch_of=game_id, **common)
+        await db.challenges.insert_game(players=(CAROL, DAVE), challenger_id=CAROL, rematch_of=game_id, **common)
 
 
 async def test_game_lists_are_filtered_by_server_and_member_in_sql(db: Database) -> None:
     mine = [await new_game(db, ALICE, b) for b in (BOB, CAROL, DAVE)]
     await new_game(db, BOB, CAROL)
     await new_game(db, ALICE, BOB, guild=GUILD + 1)  # another server
-    rows, total = await db.guild_games(GUILD, limit=2, offset=0)
+    rows, total = await db.games.guild_games(GUILD, limit=2, offset=0)
     assert total == 4 and len(rows) == 2 and rows[0].id > rows[1].id
-    rows, total = await db.guild_games(GUILD, user_id=ALICE)
+    rows, total = await db.games.guild_games(GUILD, user_id=ALICE)
     assert total == 3 and sorted(r.id for r in rows) == mine

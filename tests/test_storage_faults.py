@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 
 async def new_game(db: Database, *, options: dict[str, Any] | None = None, active: bool = True) -> int:
-    game_id = await db.insert_game(
+    game_id = await db.challenges.insert_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         game="iago",
@@ -48,7 +48,7 @@ async def new_game(db: Database, *, options: dict[str, Any] | None = None, activ
         expires_at=901.0,
     )
     if active:
-        assert await db.activate(game_id, 1.0, [])
+        assert await db.challenges.activate(game_id, 1.0, [])
     return game_id
 
 
@@ -216,11 +216,11 @@ async def test_sqlite_read_only_files_fail_writes_typed_and_recover_without_a_re
             with pytest.raises(DatabaseUnavailable) as refused:
                 await new_game(db)
             assert refused.value.reason == "read-only"
-        assert await db.games_with_status("active") == []  # reads go on
+        assert await db.games.games_with_status("active") == []  # reads go on
         make_writable()
         game_id, failures = await within(5.0, lambda: new_game(db))
     assert failures == 0  # the first write after the file is writable again succeeds
-    assert (await db.game(game_id)) is not None
+    assert (await db.games.game(game_id)) is not None
     lines = outage_lines(caplog)
     assert len(lines) == 2 and "read-only" in lines[0] and "3 calls failed" in lines[1], lines
 
@@ -236,12 +236,12 @@ async def test_sqlite_files_made_unwritable_under_open_connections_recover_too(
     # SIGBUS (a disk that turns read-only would have refused to remount under open files in the first place).
     with writable_again(sqlite_files(path)[:2]) as make_writable:
         with pytest.raises(DatabaseUnavailable) as refused:
-            await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0)
+            await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0)
         assert refused.value.reason in ("read-only", "down")  # SQLite reports EPERM as read-only or an I/O error
-        assert await db.moves(game_id) == []
+        assert await db.games.moves(game_id) == []
         make_writable()
-        await within(5.0, lambda: db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0))
-    assert await db.moves(game_id) == ["E4"]
+        await within(5.0, lambda: db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0))
+    assert await db.games.moves(game_id) == ["E4"]
 
 
 async def test_sqlite_full_fails_writes_typed_and_recovers_when_space_is_back(
@@ -269,10 +269,10 @@ async def test_sqlite_full_fails_writes_typed_and_recovers_when_space_is_back(
     assert refused.value.reason == "full"
     with pytest.raises(DatabaseUnavailable):
         await new_game(db, options=big, active=False)
-    assert (await db.game(game_id)) is not None  # reads go on
+    assert (await db.games.game(game_id)) is not None  # reads go on
     full[0] = False
     new_id, _ = await within(5.0, lambda: new_game(db, options=big, active=False))
-    row = await db.game(new_id)
+    row = await db.games.game(new_id)
     assert row is not None and row.options == big
     lines = outage_lines(caplog)
     assert len(lines) == 2 and "(full)" in lines[0], lines
@@ -330,14 +330,14 @@ async def test_sqlite_locked_past_the_busy_timeout_fails_typed_then_writes_again
         holder = LockHolder(tmp_path / "games.sqlite3")
         try:
             with pytest.raises(DatabaseUnavailable) as refused:
-                await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0)
+                await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0)
             assert refused.value.reason == "locked"
-            assert await db.moves(game_id) == []  # WAL: reads go on while another process writes
+            assert await db.games.moves(game_id) == []  # WAL: reads go on while another process writes
             holder.release()
         finally:
             holder.close()
-        await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0)  # at once: the connection was kept
-        assert await db.moves(game_id) == ["E4"]
+        await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0)  # at once: the connection was kept
+        assert await db.games.moves(game_id) == ["E4"]
     finally:
         await db.close()
     lines = outage_lines(caplog)
@@ -353,14 +353,14 @@ async def test_sqlite_locked_for_less_than_the_busy_timeout_waits_then_writes(
         game_id = await new_game(db)
         holder = LockHolder(tmp_path / "games.sqlite3")
         try:
-            write = asyncio.create_task(db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0))
+            write = asyncio.create_task(db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0))
             await asyncio.sleep(0.3)
             assert not write.done()  # it waits: the other process still holds the lock
             holder.release()
         finally:
             holder.close()
         written = await write
-        assert written.row.ply == 1 and await db.moves(game_id) == ["E4"]
+        assert written.row.ply == 1 and await db.games.moves(game_id) == ["E4"]
     finally:
         await db.close()
     assert outage_lines(caplog) == []  # a wait is no outage
@@ -378,28 +378,28 @@ async def test_a_failed_mark_is_typed_and_a_round_hands_back_what_it_did_not_try
     db = await locked_database(tmp_path, monkeypatch, busy_timeout_s=0.5)
     try:
         game_id = await new_game(db)
-        await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 10.0, announce=[Announce("move")] * 4)
-        first, second, *untried = await db.claim_pending("round", 11.0, 30.0, 10)
+        await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 10.0, announce=[Announce("move")] * 4)
+        first, second, *untried = await db.outbox.claim_pending("round", 11.0, 30.0, 10)
         holder = LockHolder(tmp_path / "games.sqlite3")
         try:
             with pytest.raises(DatabaseUnavailable):
-                await db.mark_delivered(first.id, 555, now=12.0)
+                await db.outbox.mark_delivered(first.id, 555, now=12.0)
             with pytest.raises(DatabaseUnavailable):
-                await db.mark_all_delivered([(first.id, 555)], now=12.0)
+                await db.outbox.mark_all_delivered([(first.id, 555)], now=12.0)
             holder.release()
         finally:
             holder.close()
-        await db.mark_all_delivered([(first.id, 555)], now=13.0)  # the owed mark, written once it can be
-        assert await db.release(second.id, "503", retry_at=100.0)  # a failed delivery: an attempt, a backoff
-        assert await db.release_claims("someone else") == 0  # only the claimer's own rows
-        assert await db.release_claims("round", [a.id for a in untried]) == 2
-        again = await db.claim_pending("other", 12.0, 30.0, 10)
+        await db.outbox.mark_all_delivered([(first.id, 555)], now=13.0)  # the owed mark, written once it can be
+        assert await db.outbox.release(second.id, "503", retry_at=100.0)  # a failed delivery: an attempt, a backoff
+        assert await db.outbox.release_claims("someone else") == 0  # only the claimer's own rows
+        assert await db.outbox.release_claims("round", [a.id for a in untried]) == 2
+        again = await db.outbox.claim_pending("other", 12.0, 30.0, 10)
         assert [a.id for a in again] == [a.id for a in untried]  # due at once, for anyone; no attempt counted
         assert all(a.attempts == 0 for a in again)
-        delivered = await db.announcement(first.id)
+        delivered = await db.outbox.announcement(first.id)
         assert delivered is not None and delivered.message_id == 555
-        assert await db.release_claims("other", []) == 0
-        assert await db.release_claims("other") == 2
+        assert await db.outbox.release_claims("other", []) == 0
+        assert await db.outbox.release_claims("other") == 2
     finally:
         await db.close()
 
@@ -428,14 +428,18 @@ async def test_postgresql_stopped_and_started_fails_typed_then_works_without_a_r
             with pytest.raises(DatabaseUnavailable) as ended:
                 await running
             assert ended.value.reason == "down"
-            for call in (db.game(game_id), db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0), new_game(db)):
+            for call in (
+                db.games.game(game_id),
+                db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0),
+                new_game(db),
+            ):
                 with pytest.raises(DatabaseUnavailable) as refused:
                     await call
                 assert refused.value.reason == "down"
         finally:
             await asyncio.to_thread(postgres_server.start)
-        written = await db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0)  # the first call after the start
-        assert written.row.ply == 1 and await db.moves(game_id) == ["E4"]
+        written = await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0)  # the first call after the start
+        assert written.row.ply == 1 and await db.games.moves(game_id) == ["E4"]
     finally:
         await db.close()
     lines = outage_lines(caplog)
@@ -455,8 +459,10 @@ async def test_postgresql_restarted_while_idle_the_first_call_after_works(
         await asyncio.gather(*(db.read(lambda c: c.exec_driver_sql("SELECT pg_sleep(0.1)").all()) for _ in range(4)))
         await asyncio.to_thread(postgres_server.stop, "fast")
         await asyncio.to_thread(postgres_server.start)
-        await asyncio.gather(*(db.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0), db.game(game_id), db.moves(1)))
-        assert await db.moves(game_id) == ["E4"]
+        await asyncio.gather(
+            *(db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], 2.0), db.games.game(game_id), db.games.moves(1))
+        )
+        assert await db.games.moves(game_id) == ["E4"]
     finally:
         await db.close()
     assert outage_lines(caplog) == []

@@ -24,14 +24,14 @@ async def test_either_player_aborts_from_the_board_unrated_uncounted_and_both_ar
         told = await public_reply(await fake.click(fake.alice, board, abort))  # alice, though it is bob's turn
         assert fake.alice.mention in told.content and fake.bob.mention in told.content and "aborted" in told.content
         assert told.pings.users == {fake.alice.id, fake.bob.id}
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row.status == "cancelled" and row.result_reason == "aborted" and row.winner is None
         for user in (fake.alice.id, fake.bob.id):  # unrated and uncounted: no rating, no record
-            assert await db.rating(fake.guild.id, "iago", user) is None
-        assert await db.records_of(fake.guild.id, fake.alice.id) == []
+            assert await db.ratings.rating(fake.guild.id, "iago", user) is None
+        assert await db.ratings.records_of(fake.guild.id, fake.alice.id) == []
         again = await private_reply(await fake.click(fake.bob, board, abort))
         assert f"Game #{game_id} is over" in again.content
-        assert (await db.pending_for_game(game_id)) == []  # the reply carried the announcement
+        assert (await db.outbox.pending_for_game(game_id)) == []  # the reply carried the announcement
 
 
 async def test_a_game_can_no_longer_be_aborted_once_a_player_has_made_two_moves(
@@ -52,7 +52,7 @@ async def test_a_game_can_no_longer_be_aborted_once_a_player_has_made_two_moves(
         assert button(board, "abort") is None and button(board, "resign") is not None
         refused = await private_reply(await fake.slash(fake.bob, "iago", "abort"))
         assert "can no longer be aborted" in refused.content
-        assert (await db.game(game_id)).status == "active"
+        assert (await db.games.game(game_id)).status == "active"
 
 
 async def test_dice_and_rolls_are_not_moves_and_the_command_aborts_in_the_thread(
@@ -65,7 +65,7 @@ async def test_dice_and_rolls_are_not_moves_and_the_command_aborts_in_the_thread
         mirror = Mirror("polygo", {"size": 9}, seed=0)
         players = (fake.alice, fake.bob)
         for _ in range(3):  # a placement each (the first player's opening die), then a roll: one move each
-            mirror.sync(await db.moves(game_id))
+            mirror.sync(await db.games.moves(game_id))
             board, _ = await tap_a_move(fake, players[mirror.state.to_act], board, rng)
         assert button(board, "abort") is not None
         # From the channel, not the thread: a private pointer, and the thread says it.
@@ -73,5 +73,5 @@ async def test_dice_and_rolls_are_not_moves_and_the_command_aborts_in_the_thread
         assert f"<#{thread.id}>" in pointer.content
         told = await fake.wait_for_message(thread, lambda m: "aborted" in m.content)
         assert fake.alice.mention in told.content and fake.bob.mention in told.content
-        assert (await db.game(game_id)).status == "cancelled"
+        assert (await db.games.game(game_id)).status == "cancelled"
         await fake.wait_until(lambda: "no result" in fake.messages[header.id].content, what="the header's result")

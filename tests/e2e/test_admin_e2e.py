@@ -84,7 +84,7 @@ async def test_settings_apply_at_once_and_are_audited(
         await private_reply(await fake.slash(fake.alice, "admin", "set", "challenge-expiry", options={"minutes": 5}))
         await private_reply(await fake.slash(fake.alice, "admin", "set", "reminder", options={"hours": 2}))
         game_id, _ = await challenge_and_accept(fake, "iago")
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row is not None and row.expires_at is not None
         assert row.expires_at - row.created_at == pytest.approx(300)
         here = await bot.service.server_settings.settings_for(fake.guild.id)
@@ -120,9 +120,9 @@ async def test_an_admin_cancels_a_game_with_no_result(
         assert f"#{game_id} cancelled" in done.content
         told = await fake.wait_for_message(predicate=lambda m: "cancelled by a server admin" in m.content)
         assert fake.alice.mention in told.content and fake.bob.mention in told.content
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row is not None and (row.status, row.winner) == ("cancelled", None)
-        assert await db.records_of(fake.guild.id, fake.alice.id) == []
+        assert await db.ratings.records_of(fake.guild.id, fake.alice.id) == []
         move = await private_reply(
             await fake.slash(fake.alice, "iago", "move", options={"move": "d3", "game": game_id})
         )
@@ -145,7 +145,7 @@ async def test_resetting_a_leaderboard_asks_first(
         done = await (await fake.click(fake.alice, asked, delete)).final()
         assert "2 ratings deleted; win/loss records kept" in done.content
         assert await bot.service.ratings.leaderboard(fake.guild.id, "iago") == []
-        assert len(await db.records_of(fake.guild.id, fake.bob.id)) == 1  # records kept by default
+        assert len(await db.ratings.records_of(fake.guild.id, fake.bob.id)) == 1  # records kept by default
         assert "Ratings deleted: 2" in await audit_text(fake)
 
         monkeypatch.setattr(cogs.admin, "CONFIRM_SECONDS", 0.2)
@@ -154,7 +154,7 @@ async def test_resetting_a_leaderboard_asks_first(
         )
         await fake.wait_until(lambda: "expired" in fake.messages[asked.id].content, what="the confirmation expiring")
         assert fake.messages[asked.id].custom_ids() == []
-        assert len(await db.records_of(fake.guild.id, fake.bob.id)) == 1  # nothing deleted
+        assert len(await db.ratings.records_of(fake.guild.id, fake.bob.id)) == 1  # nothing deleted
 
 
 async def test_forgetting_a_member_keeps_their_games_anonymised(
@@ -177,11 +177,11 @@ async def test_forgetting_a_member_keeps_their_games_anonymised(
             await count(db, sa.select(games).where(sa.or_(games.c.player0_id == bob, games.c.player1_id == bob))) == 0
         )
         assert await count(db, sa.select(moves).where(moves.c.user_id == bob)) == 0
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row is not None and row.status == "cancelled" and fake.alice.id in row.players
         anonymous = next(player for player in row.players if player != fake.alice.id)
         assert anonymous < 0
-        assert len(await db.moves(game_id)) == 2  # the move log is kept
+        assert len(await db.games.moves(game_id)) == 2  # the move log is kept
         told = await fake.wait_for_message(predicate=lambda m: "cancelled by a server admin" in m.content)
         assert "a former member" in told.content and str(bob) not in told.content
         log = await audit_text(fake)

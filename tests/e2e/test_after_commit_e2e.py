@@ -61,7 +61,7 @@ async def test_an_accept_and_a_move_whose_boards_cannot_be_drawn_are_played_and_
         await drained(fake, db, game_id)
     (board,) = boards_of(fake, "D4")
     assert board.attachment().data.startswith(PNG_SIGNATURE) and fake.bob.mention in board.content
-    assert await db.moves(game_id) == ["D4"]
+    assert await db.games.moves(game_id) == ["D4"]
     nobody_told_to_try_again(fake)
     bugs = [r for r in caplog.records if r.exc_info and r.name.startswith("cogs")]
     assert len(bugs) == 2  # a bug is logged with its traceback, once per failure

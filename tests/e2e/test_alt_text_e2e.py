@@ -74,7 +74,7 @@ async def test_hints_and_analyses_are_described_to_their_reader(
     async with fake.running_bot(make_bot(**QUICK_AI)):
         options = {"opponent": fake.bot_user.id, "level": 1, "side": 0}
         await public_reply(await fake.slash(fake.alice, "iago", "challenge", options=options))
-        (row,) = await db.active_games_of(fake.alice.id)
+        (row,) = await db.games.active_games_of(fake.alice.id)
         hint = await private_reply(await fake.slash(fake.alice, "iago", "hint", locale="en-US"))
         description = described(hint.attachment().description)
         assert not KANA.search(description) and "Iago" in description

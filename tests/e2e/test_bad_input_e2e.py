@@ -29,8 +29,8 @@ async def test_bad_moves_and_strangers_get_private_answers_and_change_nothing(
         for user, move, expected in attempts:
             reply = await private_reply(await fake.slash(user, "iago", "move", options={"move": move}))
             assert expected.lower() in reply.content.lower(), (move, reply.content)
-        assert await db.moves(game_id) == []
-        assert (await db.game(game_id)).ply == 0
+        assert await db.games.moves(game_id) == []
+        assert (await db.games.game(game_id)).ply == 0
 
         # A double click: the same move twice at once is applied once, the other gets a private answer.
         first, second = await asyncio.gather(
@@ -39,14 +39,14 @@ async def test_bad_moves_and_strangers_get_private_answers_and_change_nothing(
         )
         replies = [await first.final(), await second.final()]
         assert sorted(reply.ephemeral for reply in replies) == [False, True]
-        assert await db.moves(game_id) == ["E4"]
+        assert await db.games.moves(game_id) == ["E4"]
 
         # A finished game refuses moves.
         resigned = await public_reply(await fake.slash(fake.bob, "iago", "resign"))
         assert "resigned" in resigned.content
         after = await private_reply(await fake.slash(fake.bob, "iago", "move", options={"move": "E6", "game": game_id}))
         assert "over" in after.content
-        assert await db.moves(game_id) == ["E4"]
+        assert await db.games.moves(game_id) == ["E4"]
 
 
 async def test_challenge_buttons_refuse_strangers_and_the_wrong_side(
@@ -81,13 +81,13 @@ async def test_challenge_buttons_refuse_strangers_and_the_wrong_side(
         ]:
             reply = await private_reply(await fake.click(user, challenge, button))
             assert expected in reply.content
-        assert (await db.game(game_id)).status == "challenge"
+        assert (await db.games.game(game_id)).status == "challenge"
         assert fake.messages[challenge.id].custom_ids() == [accept, decline, cancel]
 
         declined = await fake.click(fake.bob, challenge, decline)
         await declined.response()
         assert "declined" in fake.messages[challenge.id].content
-        assert (await db.game(game_id)).status == "declined"
+        assert (await db.games.game(game_id)).status == "declined"
         assert fake.messages[challenge.id].custom_ids() == []  # nothing left to click
 
 
@@ -102,4 +102,4 @@ async def test_buttons_work_after_a_restart(db: Database, fake: FakeDiscord, mak
         accepted = await fake.click(fake.bob, challenge, accept)
         board = await accepted.final()
         assert board.id == challenge.id and board.attachment().data[:4] == b"\x89PNG"
-        assert [row.id for row in await db.games_with_status("active")] == [game_id]
+        assert [row.id for row in await db.games.games_with_status("active")] == [game_id]

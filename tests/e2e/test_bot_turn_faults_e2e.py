@@ -58,8 +58,8 @@ async def test_a_search_worker_killed_twice_in_one_bot_turn_is_retried_at_once(
         killer = WorkerKiller(2)
         bot.service.computer.thinker._submit = killer.submit  # type: ignore[attr-defined]
         mine = await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}))
-        assert len(await db.moves(row.id)) == 2 and killer.kills == 2
-        bot_move = (await db.moves(row.id))[1]  # in the member's own message: one message a turn (issue 24)
+        assert len(await db.games.moves(row.id)) == 2 and killer.kills == 2
+        bot_move = (await db.games.moves(row.id))[1]  # in the member's own message: one message a turn (issue 24)
         assert f"**{bot_move}**" in mine.content and mine.attachment().data.startswith(PNG_SIGNATURE)
     assert stuck_notices(fake) == []
     died = [line for line in project_lines(caplog) if "search worker died" in line]
@@ -79,7 +79,7 @@ async def test_a_bot_that_cannot_think_says_so_once_and_moves_when_asked_again(
         notice = await fake.wait_for_message(predicate=lambda m: any(c.startswith("bot-turn:") for c in m.custom_ids()))
         assert not notice.ephemeral and fake.alice.mention in notice.content
         assert f"#{row.id}" in notice.content and "/iago resign" in notice.content and "Try again" in notice.content
-        assert len(await db.moves(row.id)) == 1
+        assert len(await db.games.moves(row.id)) == 1
         # Still failing: the member asked again, and is answered; the game is not told a second time.
         killer.left = SEARCH_ATTEMPTS
         button = notice.custom_ids()[0]
@@ -93,7 +93,7 @@ async def test_a_bot_that_cannot_think_says_so_once_and_moves_when_asked_again(
         await private_reply(await fake.click(fake.alice, notice, button))
         moved = await fake.wait_for_message(predicate=lambda m: m.attachments and m.id > notice.id)
         assert moved.attachment().data.startswith(PNG_SIGNATURE)
-        assert len(await db.moves(row.id)) == 2
+        assert len(await db.games.moves(row.id)) == 2
         # The game no longer waits for the bot: the button says so.
         late = await private_reply(await fake.click(fake.alice, notice, button))
         assert "not waiting for my move" in late.content

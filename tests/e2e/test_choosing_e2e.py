@@ -62,7 +62,7 @@ async def test_a_move_without_game_goes_to_the_one_game_waiting_for_the_member(
         move = moves[0]["value"]
         played = await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": move}))
         assert f"**{move}**" in played.content
-        assert await db.moves(waiting) == [move] and await db.moves(other) == []
+        assert await db.games.moves(waiting) == [move] and await db.games.moves(other) == []
 
         # Now none waits for her: a move without game: asks which, and names the option.
         ask = await private_reply(await fake.slash(fake.alice, "iago", "move", options={"move": move}))

@@ -45,13 +45,13 @@ async def start_against_bot(fake: FakeDiscord, db: Database, member: FakeUser, g
     options: dict[str, Any] = {"opponent": fake.bot_user.id, "level": level, "side": 0, **SMALL.get(game, {})}
     first = await public_reply(await fake.slash(member, game, "challenge", options=options))
     assert "accepted" in first.content and first.attachment().data.startswith(PNG_SIGNATURE)
-    (row,) = await db.active_games_of(member.id)
+    (row,) = await db.games.active_games_of(member.id)
     assert row.against_bot and row.ai_level == level and not row.rated
     return row
 
 
 async def replay(db: Database, row: GameRow) -> GameState:
-    return replay_log(games.find(row.game), row.options, await db.moves(row.id), member_side=0)
+    return replay_log(games.find(row.game), row.options, await db.games.moves(row.id), member_side=0)
 
 
 async def play_to_the_end(fake: FakeDiscord, db: Database, row: GameRow, member: FakeUser, seed: int) -> GameState:
@@ -83,10 +83,10 @@ async def test_a_whole_game_against_every_level_ends_with_legal_moves_and_no_rat
             member = fake.add_member(name=f"{game}-learner-{level}").user
             row = await start_against_bot(fake, db, member, game, level)
             final = await play_to_the_end(fake, db, row, member, seed=level)
-            finished = await db.game(row.id)
+            finished = await db.games.game(row.id)
             assert finished is not None and finished.status == "finished" and not finished.rated
             assert finished.scores == tuple(final.result().scores)
-            assert await db.rating(fake.guild.id, game, member.id) is None  # practice is never rated
+            assert await db.ratings.rating(fake.guild.id, game, member.id) is None  # practice is never rated
             await eventually(lambda game_id=row.id: _nothing_pending(db, game_id), "every move to be announced")
             stats = await private_reply(await fake.slash(member, "stats"))
             assert f"level {level}" in stats.embeds[0]["description"]
@@ -97,7 +97,7 @@ async def replay_with_takebacks(bot: GameBot, row: GameRow) -> GameState:
 
 
 async def _nothing_pending(db: Database, game_id: int) -> bool:
-    return not await db.pending_for_game(game_id)
+    return not await db.outbox.pending_for_game(game_id)
 
 
 async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
@@ -110,17 +110,17 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         suggested = hint.content.split("**")[1]
         assert suggested in state.legal_moves() and hint.attachment().data.startswith(PNG_SIGNATURE)
         assert marked(hint.attachment().data) == {SUGGESTED}  # a star on the member's position, nothing played
-        assert await db.moves(row.id) == state.moves  # a hint plays nothing
+        assert await db.games.moves(row.id) == state.moves  # a hint plays nothing
 
         await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": suggested}))
 
         async def bot_replied() -> bool:
-            return len(await db.moves(row.id)) == len(state.moves) + 2
+            return len(await db.games.moves(row.id)) == len(state.moves) + 2
 
         await eventually(bot_replied, "the bot's reply")
         taken = await public_reply(await fake.slash(fake.alice, "iago", "takeback"))
         assert "took back" in taken.content and fake.alice.mention in taken.content
-        log = await db.moves(row.id)
+        log = await db.games.moves(row.id)
         assert log[-1] == "takeback"  # the log stays append-only: the takeback is an entry of its own
         assert (await replay_with_takebacks(bot, row)).moves == state.moves  # back where the hint was asked
         history = await private_reply(await fake.slash(fake.alice, "iago", "history"))
@@ -137,7 +137,7 @@ async def test_a_hint_suggests_a_legal_move_and_analysis_names_the_costly_moves(
         history = (
             await private_reply(await fake.slash(fake.alice, "iago", "history", options={"game": row.id}))
         ).content
-        log = await db.moves(row.id)
+        log = await db.games.moves(row.id)
         for number, played in reviewed:  # numbered as /history numbers it, after the takeback too
             assert f"{number}. {played}" in history and log[int(number) - 1] == played
             side = replay_log(games.find("iago"), row.options, log[: int(number) - 1], member_side=0).to_act
@@ -174,7 +174,7 @@ async def test_the_bot_killed_while_it_thinks_announces_the_move_and_its_reply_i
     try:
         options = {"opponent": fake.bot_user.id, "level": 4, "side": 0}
         header = await public_reply(await fake.slash(fake.alice, "iago", "challenge", options=options))
-        (row,) = await db.active_games_of(fake.alice.id)
+        (row,) = await db.games.active_games_of(fake.alice.id)
         thread = next(t for t in fake.threads() if t.id == row.thread_id)
         assert f"<#{thread.id}>" in header.content and not header.attachments
         move = await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}, channel=thread)
@@ -182,16 +182,16 @@ async def test_the_bot_killed_while_it_thinks_announces_the_move_and_its_reply_i
         assert move.original is not None and move.original.loading  # held for the bot's reply
         await asyncio.sleep(0.5)
         await child.kill()
-        assert await db.moves(row.id) == ["D4"]  # the bot's move was never made
+        assert await db.games.moves(row.id) == ["D4"]  # the bot's move was never made
 
         child.env["AI_MOVE_SECONDS"] = "0.05"
         await child.start()
 
         async def bot_moved() -> bool:
-            return len(await db.moves(row.id)) == 2 and not await db.pending_for_game(row.id)
+            return len(await db.games.moves(row.id)) == 2 and not await db.outbox.pending_for_game(row.id)
 
         await eventually(bot_moved, "the relaunched bot to take its turn")
-        bot_move = (await db.moves(row.id))[1]
+        bot_move = (await db.games.moves(row.id))[1]
         board = await move.final()
         assert "**D4**" in board.content and f"**{bot_move}**" in board.content and board.attachments
         for played in ("**D4**", f"**{bot_move}**"):

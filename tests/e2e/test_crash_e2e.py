@@ -70,7 +70,7 @@ def public(fake: FakeDiscord, channel: FakeChannel, text: str) -> list[StoredMes
 
 async def nothing_pending(db: Database, game_ids: list[int]) -> bool:
     for game_id in game_ids:
-        if await db.pending_for_game(game_id):
+        if await db.outbox.pending_for_game(game_id):
             return False
     return True
 
@@ -93,7 +93,7 @@ async def test_killed_right_after_a_move_commit_the_move_is_announced_once_after
         move = await fake.slash(fake.alice, "tictactoe", "move", options={"move": "b2"})
         await callback_in_flight(fake, move)
         await child.kill()
-        assert await db.moves(game_id) == ["b2"]  # committed before the reply was sent
+        assert await db.games.moves(game_id) == ["b2"]  # committed before the reply was sent
         fake.clear_faults()
         await child.start()
         await eventually(lambda: nothing_pending(db, [game_id]), "the outbox to deliver")
@@ -112,15 +112,15 @@ async def test_killed_right_after_the_winning_commit_the_result_counts_once(
         winning = await fake.slash(fake.alice, "tictactoe", "move", options={"move": "a3"})
         await callback_in_flight(fake, winning)
         await child.kill()
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row is not None and row.status == "finished" and row.winner == 0
         fake.clear_faults()
         await child.start()
         await eventually(lambda: nothing_pending(db, [game_id]), "the outbox to deliver")
         assert len(public(fake, fake.channel, "Game over")) == 1
-        records = {r.game: r for r in await db.records_of(fake.guild.id, fake.alice.id)}
+        records = {r.game: r for r in await db.ratings.records_of(fake.guild.id, fake.alice.id)}
         assert (records["tictactoe"].wins, records["tictactoe"].losses) == (1, 0)
-        rating = await db.rating(fake.guild.id, "tictactoe", fake.bob.id)
+        rating = await db.ratings.rating(fake.guild.id, "tictactoe", fake.bob.id)
         assert rating is not None and rating.rated_games == 1
 
 
@@ -135,13 +135,13 @@ async def test_killed_at_random_moments_across_several_games_nothing_is_lost_or_
         seen: dict[int, list[str]] = {game_id: [] for game_id in game_ids}  # moves whose board a member saw
         kills = 0
         for _ in range(60):
-            open_games = [g for g in game_ids if (await db.game(g)).status == "active"]  # type: ignore[union-attr]
+            open_games = [g for g in game_ids if (await db.games.game(g)).status == "active"]  # type: ignore[union-attr]
             if not open_games:
                 break
             game_id = rng.choice(open_games)
             channel = channels[game_ids.index(game_id)]
             state = ENTRY.new_game()
-            for played in await db.moves(game_id):
+            for played in await db.games.moves(game_id):
                 state.play(played)
             cell = rng.choice(state.legal_moves())
             sent = await fake.slash(
@@ -163,18 +163,18 @@ async def test_killed_at_random_moments_across_several_games_nothing_is_lost_or_
 
         finished = 0
         for game_id, channel in zip(game_ids, channels, strict=True):
-            logged = await db.moves(game_id)
+            logged = await db.games.moves(game_id)
             assert all(move in logged for move in seen[game_id]), "an acknowledged move was lost"
             assert len(logged) == len(set(logged)), "a move was applied twice"
             for move in logged:
                 assert len(public(fake, channel, f"**{move}**")) == 1, f"{move} in game {game_id}"
             assert len(public(fake, channel, "accepted")) == 1
-            row = await db.game(game_id)
+            row = await db.games.game(game_id)
             assert row is not None
             finished += row.status == "finished"
             assert len(public(fake, channel, "Game over")) == (1 if row.status == "finished" else 0)
         counted = {
-            user.id: sum(r.wins + r.losses + r.draws for r in await db.records_of(fake.guild.id, user.id))
+            user.id: sum(r.wins + r.losses + r.draws for r in await db.ratings.records_of(fake.guild.id, user.id))
             for user in players
         }
         assert counted == {fake.alice.id: finished, fake.bob.id: finished}

@@ -63,7 +63,7 @@ async def drained(fake: FakeDiscord, db: Database, game_id: int) -> None:
     """Wait until the outbox owes nothing for the game."""
 
     async def nothing_owed() -> bool:
-        return not await db.pending_for_game(game_id)
+        return not await db.outbox.pending_for_game(game_id)
 
     await fake.wait_until(nothing_owed, what=f"the outbox to deliver what game {game_id} owes")
 
@@ -117,7 +117,7 @@ async def test_postgresql_stopped_and_started_during_play(
             played = await public_reply(await fake.slash(fake.bob, "iago", "move", options={"move": "D6"}))
             assert "**D6**" in played.content and played.attachment().data.startswith(PNG_SIGNATURE)
             await drained(fake, db, game_id)
-        assert await db.moves(game_id) == ["D4", "D6"]
+        assert await db.games.moves(game_id) == ["D4", "D6"]
         assert len(boards_of(fake, "D4")) == len(boards_of(fake, "D6")) == 1
     finally:
         await db.close()
@@ -142,7 +142,7 @@ async def test_sqlite_read_only_during_play_refuses_politely_and_the_outbox_drai
         fake.interaction_deadline = 0.3
         fake.inject("callback", "outage")  # the reply to D4 never reaches Discord
         lost = await fake.slash(fake.alice, "iago", "move", options={"move": "D4"})
-        await fake.wait_until(lambda: db.moves(game_id), what="D4 to be committed")
+        await fake.wait_until(lambda: db.games.moves(game_id), what="D4 to be committed")
         # Not the -shm file: the connections have it mapped (see tests/test_storage_faults.py).
         with writable_again(sqlite_files(tmp_path / "games.sqlite3")[:2]) as make_writable:
             await fake.wait_until(
@@ -160,7 +160,7 @@ async def test_sqlite_read_only_during_play_refuses_politely_and_the_outbox_drai
         played = await public_reply(await fake.slash(fake.bob, "iago", "move", options={"move": "D6"}))
         assert "**D6**" in played.content
         await drained(fake, db, game_id)
-    assert await db.moves(game_id) == ["D4", "D6"]
+    assert await db.games.moves(game_id) == ["D4", "D6"]
     assert len(boards_of(fake, "D4")) == len(boards_of(fake, "D6")) == 1
     assert_outage_logged_once(caplog)
 
@@ -219,7 +219,7 @@ async def test_sqlite_on_a_full_disk_refuses_politely_and_writes_again_once_spac
                 played = await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}))
                 assert "**D4**" in played.content
                 await drained(fake, db, game_id)
-                assert await db.moves(game_id) == ["D4"] and len(boards_of(fake, "D4")) == 1
+                assert await db.games.moves(game_id) == ["D4"] and len(boards_of(fake, "D4")) == 1
             finally:
                 await db.close()
     lines = outage_lines(caplog)
@@ -244,7 +244,7 @@ async def test_a_move_that_waits_on_another_process_lock_is_deferred_then_answer
         try:
             sent = await fake.slash(fake.alice, "iago", "move", options={"move": "D4"})
             held = await sent.response()  # within the deadline, while the lock is still held
-            assert held.type == DEFERRED_CHANNEL_MESSAGE and await db.moves(game_id) == []
+            assert held.type == DEFERRED_CHANNEL_MESSAGE and await db.games.moves(game_id) == []
             holder.release()
         finally:
             holder.close()
@@ -253,7 +253,7 @@ async def test_a_move_that_waits_on_another_process_lock_is_deferred_then_answer
         nxt = await public_reply(await fake.slash(fake.bob, "iago", "move", options={"move": "D6"}))
         assert "**D6**" in nxt.content  # not refused: the last move is announced
         await drained(fake, db, game_id)
-    assert await db.moves(game_id) == ["D4", "D6"]
+    assert await db.games.moves(game_id) == ["D4", "D6"]
     assert len(boards_of(fake, "D4")) == 1
     assert outage_lines(caplog) == [] and tracebacks(caplog) == []  # a wait is no outage
 
@@ -285,7 +285,7 @@ async def test_a_lock_held_past_the_busy_timeout_gets_try_again_in_time_then_pla
         played = await public_reply(await fake.slash(fake.alice, "iago", "move", options={"move": "D4"}))
         assert "**D4**" in played.content
         await drained(fake, db, game_id)
-    assert await db.moves(game_id) == ["D4"] and len(boards_of(fake, "D4")) == 1
+    assert await db.games.moves(game_id) == ["D4"] and len(boards_of(fake, "D4")) == 1
     lines = outage_lines(caplog)
     assert len(lines) == 2 and "(locked)" in lines[0], lines
     assert tracebacks(caplog) == []

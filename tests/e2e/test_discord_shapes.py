@@ -105,7 +105,7 @@ async def test_faults_and_refusals_are_answered_in_discords_shapes(
 
         async def settled() -> bool:
             refused = any(r.status == 404 for r in fake.requests_since(mark, endpoint="callback"))
-            return refused and len(await db.moves(game_id)) == 2 and not await db.pending_for_game(game_id)
+            return refused and len(await db.games.moves(game_id)) == 2 and not await db.outbox.pending_for_game(game_id)
 
         await fake.wait_until(settled, what="the outbox to post the board whose reply was lost")
     records = fake.requests_since(mark)

@@ -40,7 +40,7 @@ async def test_an_interaction_delivered_twice_is_answered_once(
         callbacks = fake.requests_since(mark, endpoint="callback")
         assert len(callbacks) == 4 and all(r.status == 200 for r in callbacks)  # one answer each, none refused
     assert all(interaction.deliveries == 2 for interaction in fake.interactions.values())
-    assert await db.moves(game_id) == ["D4", "D6"]
+    assert await db.games.moves(game_id) == ["D4", "D6"]
     assert len(boards_of(fake, "D4")) == len(boards_of(fake, "D6")) == 1
     assert not [m for m in fake.messages.values() if m.ephemeral]  # nobody was refused
     assert tracebacks(caplog) == []
@@ -75,9 +75,9 @@ async def test_a_duplicate_accept_answered_first_is_not_taken_for_the_first_boar
     boards = [m for m in fake.channel_messages(fake.channel) if m.attachments and "accepted" in m.content]
     assert len(boards) == 1
     assert fake.messages[challenge.id].custom_ids() == []  # the challenge kept no buttons
-    delivered = await db.announcement(1)  # the first board's announcement
+    delivered = await db.outbox.announcement(1)  # the first board's announcement
     assert delivered is not None and delivered.message_id == boards[0].id
-    assert (await db.game(game_id)).status == "active"  # type: ignore[union-attr]
+    assert (await db.games.game(game_id)).status == "active"  # type: ignore[union-attr]
 
 
 async def test_quick_moves_on_a_slow_discord_are_never_refused_and_come_in_order(
@@ -98,7 +98,7 @@ async def test_quick_moves_on_a_slow_discord_are_never_refused_and_come_in_order
             await interaction.response()  # the reply reached Discord in time; its answer is still on the way
             sent.append((interaction, move))
             mirror.state.play(move)
-            mirror.sync(await db.moves(game_id))  # a pass the rules forced
+            mirror.sync(await db.games.moves(game_id))  # a pass the rules forced
         for interaction, move in sent:
             reply = await interaction.final(timeout=20)
             assert not reply.ephemeral and f"**{move}**" in reply.content, reply.content
@@ -109,7 +109,7 @@ async def test_quick_moves_on_a_slow_discord_are_never_refused_and_come_in_order
             lambda: all(r.answered_at is not None for r in fake.request_log), what="every late answer to arrive"
         )
         fake.slow_answers(None)
-    assert await db.moves(game_id) == mirror.state.moves
+    assert await db.games.moves(game_id) == mirror.state.moves
     shown = [m.id for m in fake.channel_messages(fake.channel) if m.attachments]
     replies = [fake.messages[interaction.original_id or 0].id for interaction, _ in sent]
     assert [message for message in shown if message in replies] == replies  # in the order played

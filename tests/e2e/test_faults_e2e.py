@@ -27,7 +27,7 @@ async def play_one_move_under(fake: FakeDiscord, db: Database, game_id: int) -> 
     await fake.slash(fake.alice, "iago", "move", options={"move": MOVE})
 
     async def settled() -> bool:
-        return await db.moves(game_id) == [MOVE] and not await db.pending_for_game(game_id)
+        return await db.games.moves(game_id) == [MOVE] and not await db.outbox.pending_for_game(game_id)
 
     for _ in range(300):
         if await settled():
@@ -129,4 +129,4 @@ async def test_a_move_costs_one_discord_request(
             requests = fake.requests_since(mark)
             assert [r.route for r in requests] == ["POST /interactions/{interaction_id}/{interaction_token}/callback"]
             mirror.state.play(move)
-        assert await db.moves(game_id) == mirror.state.moves
+        assert await db.games.moves(game_id) == mirror.state.moves

@@ -61,7 +61,7 @@ async def test_a_test_only_game_plays_through_the_bot_to_the_leaderboard(
         assert "b2 is taken" in taken.content
         final = await public_reply(await fake.slash(fake.alice, "tictactoe", "move", options={"move": "a3"}))
         assert "Game over" in final.content and f"{fake.alice.mention} made three in a row." in final.content
-        assert (await db.game(game_id)).status == "finished"
+        assert (await db.games.game(game_id)).status == "finished"
 
         board = await public_reply(await fake.slash(fake.carol, "tictactoe", "board", options={"game": game_id}))
         assert board.attachment().data.startswith(PNG_SIGNATURE)
@@ -88,12 +88,12 @@ async def test_a_test_only_game_plays_whole_games_against_the_bot_at_every_level
             member = fake.add_member(name=f"tictactoe-learner-{level}").user
             row = await start_against_bot(fake, db, member, "tictactoe", level)
             final = await play_to_the_end(fake, db, row, member, seed=level)
-            finished = await db.game(row.id)
+            finished = await db.games.game(row.id)
             assert finished is not None and finished.status == "finished" and not finished.rated
             assert final.result().winner != 0 or level < 3  # the perfect levels never lose
 
             async def announced(game_id: int = row.id) -> bool:
-                return not await db.pending_for_game(game_id)
+                return not await db.outbox.pending_for_game(game_id)
 
             await eventually(announced, "every move to be announced")
             bot_moves += final.moves[1::2]  # the member played X, the bot O
@@ -115,7 +115,7 @@ async def test_a_game_without_a_computer_player_offers_no_level_and_the_bot_decl
             options = {"opponent": fake.bot_user.id}
             refusal = await private_reply(await fake.slash(fake.alice, "tictactoe", "challenge", options=options))
             assert "do not play Tic-tac-toe" in refusal.content
-            assert await db.active_games_of(fake.alice.id) == []
-            assert await db.games_with_status("challenge") == []
+            assert await db.games.active_games_of(fake.alice.id) == []
+            assert await db.games.games_with_status("challenge") == []
     finally:
         games.unregister(ENTRY.name)

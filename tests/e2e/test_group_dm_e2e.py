@@ -84,9 +84,9 @@ async def test_two_friends_play_a_whole_game_in_a_group_dm(
         assert alice.mention in rematch.content and "challenge:accept:" in rematch.custom_ids()[0]
 
         # The game is the group's: its ratings are a scope of their own, which no server's leaderboard shows.
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row is not None and row.guild_id == -group.id and row.status == "finished"
-        assert {r.user_id for r in await db.leaderboard(-group.id, "iago", 10)} == {alice.id, bob.id}
+        assert {r.user_id for r in await db.ratings.leaderboard(-group.id, "iago", 10)} == {alice.id, bob.id}
         leaderboard = await public_reply(await fake.slash(fake.carol, "leaderboard", options={"game": "iago"}))
         assert "No rated games yet" in leaderboard.embeds[0]["description"]
         # ... and nothing of it is reachable from a server.
@@ -104,7 +104,7 @@ async def test_a_game_against_the_bot_in_a_group_dm_shows_its_moves_as_followups
         options = {"opponent": fake.bot_user.id, "level": 1, "side": 0}
         first = await public_reply(await fake.slash(alice, "iago", "challenge", options=options, channel=group))
         assert "accepted" in first.content and first.attachment().description
-        (row,) = await db.active_games_of(alice.id)
+        (row,) = await db.games.active_games_of(alice.id)
         mirror = Mirror("iago", {}, seed=2)
         while not mirror.state.is_over:
             before = len(mirror.state.moves)
@@ -112,7 +112,7 @@ async def test_a_game_against_the_bot_in_a_group_dm_shows_its_moves_as_followups
             reply = await public_reply(played)
 
             async def answered() -> bool:
-                mirror.sync(await db.moves(row.id))
+                mirror.sync(await db.games.moves(row.id))
                 return mirror.state.is_over or mirror.state.to_act == 0
 
             await eventually(answered, "the bot's move")
@@ -120,10 +120,10 @@ async def test_a_game_against_the_bot_in_a_group_dm_shows_its_moves_as_followups
                 # ... in alice's own reply: one message a turn (issue 24), completed by the bot's move
                 assert f"{fake.bot_user.mention} played" in reply.content and reply.attachment().description
                 assert played.followup_ids == []
-        assert (await db.game(row.id)).status == "finished"  # type: ignore[union-attr]
+        assert (await db.games.game(row.id)).status == "finished"  # type: ignore[union-attr]
 
         async def all_announced() -> bool:
-            return not await db.pending_for_game(row.id)
+            return not await db.outbox.pending_for_game(row.id)
 
         await eventually(all_announced, "every announcement of the game")
     assert channel_requests(fake, group) == []
@@ -137,19 +137,19 @@ async def test_a_bots_move_no_token_can_show_waits_for_the_next_command(
     async with fake.running_bot(make_bot(dev_guild_id=None, **QUICK_AI)):
         options = {"opponent": fake.bot_user.id, "level": 1, "side": 0}
         await public_reply(await fake.slash(alice, "iago", "challenge", options=options, channel=group))
-        (row,) = await db.active_games_of(alice.id)
+        (row,) = await db.games.active_games_of(alice.id)
         mirror = Mirror("iago", {}, seed=4)
         fake.token_lifetime = 0.0  # every followup and edit now comes too late, as after 15 minutes
         played = await fake.slash(alice, "iago", "move", options={"move": mirror.choose()}, channel=group)
         await played.response()  # held for the bot's reply, which no token can show now
 
         async def bot_moved() -> bool:
-            return len(await db.moves(row.id)) == 2
+            return len(await db.games.moves(row.id)) == 2
 
         await eventually(bot_moved, "the bot's move")
         fake.token_lifetime = 15 * 60.0
         assert played.followup_ids == []  # nothing could show it
-        mirror.sync(await db.moves(row.id))
+        mirror.sync(await db.games.moves(row.id))
         board = await public_reply(await fake.slash(alice, "iago", "board", channel=group))
         assert f"{alice.mention}, it is your turn" in board.content or alice.mention in board.content
         assert board.attachment().description and mirror.state.moves[-1] in board.attachment().description
@@ -164,7 +164,7 @@ async def test_a_member_plays_the_bot_in_their_dm_with_it(
         options = {"opponent": fake.bot_user.id, "level": 1, "side": 0}
         first = await public_reply(await fake.slash(fake.alice, "isaac", "challenge", options=options, dm=True))
         assert first.channel_id == fake.dm_channel(fake.alice).id and first.attachment().description
-        (row,) = await db.active_games_of(fake.alice.id)
+        (row,) = await db.games.active_games_of(fake.alice.id)
         assert row.guild_id == -fake.dm_channel(fake.alice).id
         mirror = Mirror("isaac", {}, seed=6)
         played = await fake.slash(fake.alice, "isaac", "move", options={"move": mirror.choose()}, dm=True)
@@ -189,5 +189,5 @@ async def test_a_lesson_in_a_group_dm_is_kept_apart_from_the_servers(
         assert right.content.startswith("✅")
         assert channel_requests(fake, group) == []
     # The conversation is a scope of its own (the negative of its channel's id), as its games are.
-    assert await db.lesson_progress(-group.id, alice.id, "iago") is not None
-    assert await db.lesson_progress(fake.guild.id, alice.id, "iago") is None
+    assert await db.lessons.lesson_progress(-group.id, alice.id, "iago") is not None
+    assert await db.lessons.lesson_progress(fake.guild.id, alice.id, "iago") is None

@@ -177,8 +177,8 @@ async def test_hundreds_of_hostile_inputs_get_private_answers_and_change_nothing
         await bot.service.turns.resign(finished, fake.bob.id)
         other = await quiet_game(bot, fake, fake.guild.id + 1, fake.channel.id + 1)
         for game_id in (finished, other):
-            for pending in await db.pending_for_game(game_id):
-                await db.mark_delivered(pending.id, None)
+            for pending in await db.outbox.pending_for_game(game_id):
+                await db.outbox.mark_delivered(pending.id, None)
 
         planned = await attempts(fake, bot, ids, finished, other)
         assert len(planned) >= 500

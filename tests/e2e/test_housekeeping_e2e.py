@@ -42,4 +42,4 @@ async def test_an_idle_player_is_reminded_once_then_the_opponent_can_claim(
         bot.service.clock = lambda: time.time() + 49 * 3600
         claimed = await public_reply(await fake.slash(fake.bob, "iago", "claim"))
         assert "claimed the win" in claimed.content
-        assert (await db.game(game_id)).winner == 1
+        assert (await db.games.game(game_id)).winner == 1

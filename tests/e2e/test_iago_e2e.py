@@ -40,7 +40,7 @@ async def test_a_full_iago_game_survives_a_restart_and_reaches_the_leaderboard(
             assert f"**{move}**" in reply.content
             assert reply.attachment().data.startswith(PNG_SIGNATURE)
             assert players[mirror.state.turn].mention in reply.content
-        assert await db.moves(game_id) == mirror.state.moves
+        assert await db.games.moves(game_id) == mirror.state.moves
 
     # A fresh process on the same database: nothing of the game lived only in memory.
     async with fake.running_bot(make_bot()):

@@ -39,7 +39,7 @@ async def test_a_full_isaac_game_plays_through_both_phases(
             reply = await public_reply(await fake.slash(players[mirror.state.turn], "isaac", command, options=options))
             assert reply.attachment().data.startswith(PNG_SIGNATURE)
             before = len(mirror.state.moves)
-            mirror.sync(await db.moves(game_id))
+            mirror.sync(await db.games.moves(game_id))
             assert mirror.state.moves[before] == move
             if "passed for them" in reply.content:
                 forced_passes += 1
@@ -61,7 +61,7 @@ async def test_removal_autocomplete_shows_the_points(
         while mirror.state.phase == "placement":
             move = mirror.choose()
             await public_reply(await fake.slash(players[mirror.state.turn], "isaac", "move", options={"move": move}))
-            mirror.sync(await db.moves(game_id))
+            mirror.sync(await db.games.moves(game_id))
         mover = players[mirror.state.turn]
         choices = await fake.autocomplete(mover, "isaac", "remove", focused="piece", value="")
         assert choices and all(" -> " in c["name"] and c["name"].endswith(" points") for c in choices)

@@ -292,7 +292,7 @@ async def test_a_japanese_server_reads_no_english(
             await play_isaac(fake, reader, bot),
             await play_polygo(fake, reader, bot),
         ]
-        assert [(await db.game(game_id)).status for game_id in played] == ["finished"] * 3
+        assert [(await db.games.game(game_id)).status for game_id in played] == ["finished"] * 3
         for game in ("iago", "isaac", "polygo"):
             await public_reply(await fake.slash(fake.carol, "leaderboard", options={"game": game}, locale=JA))
         await private_reply(await fake.slash(fake.alice, "stats", locale=JA))
@@ -339,10 +339,10 @@ async def test_a_game_against_the_bot_reads_japanese(
     async with fake.running_bot(make_bot(**QUICK_AI)):
         options = {"opponent": fake.bot_user.id, "level": 1, "side": 0, "variant": "standard"}
         await public_reply(await fake.slash(fake.alice, "iago", "challenge", options=options, locale=JA))
-        (row,) = await db.active_games_of(fake.alice.id)
+        (row,) = await db.games.active_games_of(fake.alice.id)
         for _ in range(2):
             await private_reply(await fake.slash(fake.alice, "iago", "hint", locale=JA))
-            state = replay_log(games.find("iago"), row.options, await db.moves(row.id), member_side=0)
+            state = replay_log(games.find("iago"), row.options, await db.games.moves(row.id), member_side=0)
             played = len(state.moves)
             await public_reply(
                 await fake.slash(fake.alice, "iago", "move", options={"move": state.legal_moves()[0]}, locale=JA)
@@ -360,7 +360,7 @@ async def test_a_game_against_the_bot_reads_japanese(
 
 
 async def bot_moved(db: Any, game_id: int, plies: int) -> bool:
-    return len(await db.moves(game_id)) >= plies
+    return len(await db.games.moves(game_id)) >= plies
 
 
 async def test_a_japanese_admin_reads_japanese(fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:

@@ -67,7 +67,7 @@ async def test_a_course_is_completed_end_to_end_with_wrong_answers_explained_and
         while answered < steps // 2:
             page, explained = await answer_step(fake, course, page, locale, right_word, wrong_word)
             answered, wrong_explained = answered + 1, wrong_explained + explained
-        stored = await db.lesson_progress(fake.guild.id, fake.alice.id, game)
+        stored = await db.lessons.lesson_progress(fake.guild.id, fake.alice.id, game)
         assert stored is not None and Place(stored.lesson, stored.step) == place_of(page)
         old_page = page
 
@@ -83,14 +83,14 @@ async def test_a_course_is_completed_end_to_end_with_wrong_answers_explained_and
             page, explained = await answer_step(fake, course, page, locale, right_word, wrong_word)
             answered, wrong_explained = answered + 1, wrong_explained + explained
         assert tr(locale, course.farewell)[:40] in page.content and not page.attachments
-        stored = await db.lesson_progress(fake.guild.id, fake.alice.id, game)
+        stored = await db.lessons.lesson_progress(fake.guild.id, fake.alice.id, game)
         assert stored is not None and stored.lesson == "done" and stored.completed_at is not None
         assert wrong_explained >= steps // 2  # most steps offer a tempting wrong move, and each was answered
 
         play = next(cid for cid in page.custom_ids() if cid.endswith(":play"))
         first_game = await public_reply(await fake.click(fake.alice, page, play, locale=locale))
         assert first_game.attachment().data.startswith(PNG_SIGNATURE)
-        (row,) = await db.active_games_of(fake.alice.id)
+        (row,) = await db.games.active_games_of(fake.alice.id)
         assert row.game == game and row.against_bot and row.ai_level == 1 and not row.rated
 
 
@@ -148,6 +148,6 @@ async def test_a_step_is_answered_by_command_with_autocomplete_and_the_answer_ca
         assert "either a lesson or a move" in both.content
         beyond = await private_reply(await fake.slash(fake.alice, "iago", "learn", options={"lesson": 99}))
         assert "from 1 to" in beyond.content
-    stored = await db.lesson_progress(fake.guild.id, fake.alice.id, "iago")
+    stored = await db.lessons.lesson_progress(fake.guild.id, fake.alice.id, "iago")
     assert stored is not None and Place(stored.lesson, stored.step) == course.after(Place("capture"))
-    assert await db.lesson_progress(fake.guild.id, fake.bob.id, "iago") is None  # one member's progress only
+    assert await db.lessons.lesson_progress(fake.guild.id, fake.bob.id, "iago") is None  # one member's progress only

@@ -50,4 +50,4 @@ async def test_games_lists_link_each_game_and_page_past_ten(
         assert all(gid in ids for gid in shown) and threaded not in shown
         rest = await private_reply(await fake.click(fake.carol, mine, "games:mine:1:next"))
         assert rest.content.count("**Iago #") == 2
-        assert (await db.game(threaded)).thread_id == thread.id
+        assert (await db.games.game(threaded)).thread_id == thread.id

@@ -44,12 +44,14 @@ async def test_two_members_accepting_at_once_start_exactly_one_game(
                 "Someone else accepted this challenge first" in refusal.content or "no longer open" in refusal.content
             )
 
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row is not None and row.status == "active" and row.players[0] == fake.alice.id
         winner = row.players[1]
         assert winner in (fake.bob.id, fake.carol.id, dave.id)
         assert f"<@{winner}> accepted" in public[0].content
-        started = [game for game in await db.active_games(guild_id=fake.guild.id) if fake.alice.id in game.players]
+        started = [
+            game for game in await db.games.active_games(guild_id=fake.guild.id) if fake.alice.id in game.players
+        ]
         assert [game.id for game in started] == [game_id]  # one game, not two or three
 
 
@@ -66,7 +68,7 @@ async def test_an_open_challenge_keeps_to_its_rating_range_and_expires_like_any(
         game_id = int(next(cid for cid in offer.custom_ids() if cid.startswith("challenge:accept:")).rsplit(":", 1)[1])
         low = await private_reply(await fake.click(fake.bob, offer, f"challenge:accept:{game_id}"))
         assert "from 1600 to 2000" in low.content and "1500" in low.content  # bob is new: 1500
-        assert (await db.game(game_id)).status == "challenge"  # type: ignore[union-attr]
+        assert (await db.games.game(game_id)).status == "challenge"  # type: ignore[union-attr]
 
         second = await private_reply(await fake.slash(fake.alice, "isaac", "challenge"))
         assert "open challenge to anyone" in second.content
@@ -79,4 +81,4 @@ async def test_an_open_challenge_keeps_to_its_rating_range_and_expires_like_any(
         await bot.get_cog("HousekeepingCog").sweep()
         await fake.wait_until(lambda: "expired" in fake.messages[offer.id].content, what="the expiry")
         assert fake.messages[offer.id].custom_ids() == []
-        assert (await db.game(game_id)).status == "expired"  # type: ignore[union-attr]
+        assert (await db.games.game(game_id)).status == "expired"  # type: ignore[union-attr]

@@ -74,6 +74,6 @@ async def test_a_game_option_of_the_wrong_type_gets_the_polite_refusal_in_every_
             answer = await private_reply(sent)
             assert answer.content == WRONG_KIND, (path, answer.content)
         assert await snapshot(db) == before
-        assert await db.moves(game_id) == []
+        assert await db.games.moves(game_id) == []
         assert fake.take_bot_errors() == []
     assert project_lines(caplog) == [] and tracebacks(caplog) == []

@@ -23,14 +23,14 @@ async def start_in_thread(
 ) -> tuple[GameRow, FakeChannel, StoredMessage]:
     options: dict[str, Any] = {"opponent": fake.bot_user.id, "level": level, "side": 0, **SMALL.get(game, {})}
     header = await public_reply(await fake.slash(member, game, "challenge", options=options))
-    (row,) = await db.active_games_of(member.id)
+    (row,) = await db.games.active_games_of(member.id)
     assert row.thread_id is not None, "a game against the bot gets its thread, like any game"
     thread = next(t for t in fake.threads() if t.id == row.thread_id)
     assert header.channel_id == fake.channel.id and not header.attachments
     assert f"<#{thread.id}>" in header.content and member.mention in header.content
 
     async def header_recorded() -> bool:
-        return (await db.game(row.id)).challenge_message_id == header.id  # type: ignore[union-attr]
+        return (await db.games.game(row.id)).challenge_message_id == header.id  # type: ignore[union-attr]
 
     await eventually(header_recorded, "the header to be recorded")
     return row, thread, header
@@ -88,7 +88,7 @@ async def test_a_game_against_the_bot_has_a_thread_one_message_a_turn_and_a_rema
         rematch = await fake.click(fake.alice, last, f"rematch:{row.id}")
         again = await rematch.final()
         assert again.channel_id == thread.id and not again.ephemeral  # played on in the same thread
-        (new,) = await db.active_games_of(fake.alice.id)
+        (new,) = await db.games.active_games_of(fake.alice.id)
         assert new.rematch_of == row.id and new.ai_level == 1 and new.against_bot
         assert new.players == (row.players[1], row.players[0])  # sides swapped
         twice = await (await fake.click(fake.alice, last, f"rematch:{row.id}")).final()
@@ -96,4 +96,4 @@ async def test_a_game_against_the_bot_has_a_thread_one_message_a_turn_and_a_rema
 
 
 async def _nothing_pending(db: Database, game_id: int) -> bool:
-    return not await db.pending_for_game(game_id)
+    return not await db.outbox.pending_for_game(game_id)

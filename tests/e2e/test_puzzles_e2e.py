@@ -36,7 +36,9 @@ test_puzzles.__test__ = False  # type: ignore[attr-defined]  # a helper, not a t
 
 
 async def store(db: Database, found: list[Puzzle]) -> None:
-    await db.insert_puzzles([puzzle_row(p, guild_id=None, game_id=None, seed=0) for p in found], time.time())
+    await db.puzzle_mining.insert_puzzles(
+        [puzzle_row(p, guild_id=None, game_id=None, seed=0) for p in found], time.time()
+    )
 
 
 async def eventually(check: Callable[[], Awaitable[bool] | bool], what: str, timeout: float = 30) -> None:
@@ -73,10 +75,10 @@ async def test_a_member_solves_a_puzzle_privately_is_rated_and_sees_it_in_stats(
         assert "puzzle #" in shown.content and "puzzle-move" in shown.content
         assert shown.attachment().data.startswith(PNG_SIGNATURE)
         assert any(cid.startswith("puzzle:solution:") for cid in shown.custom_ids())
-        (row,) = [p for p in [await db.puzzle(n) for n in range(1, 4)] if p and f"#{p.id}" in shown.content]
+        (row,) = [p for p in [await db.puzzles.puzzle(n) for n in range(1, 4)] if p and f"#{p.id}" in shown.content]
         mine = Puzzle.from_dict({**puzzle.to_dict(), "moves": row.moves, "solution": row.solution})
         # A wrong move is explained, not played, and counts as a miss.
-        from_state = await db.attempt_of(fake.guild.id, fake.alice.id, row.id)
+        from_state = await db.puzzles.attempt_of(fake.guild.id, fake.alice.id, row.id)
         assert from_state is not None and from_state.step == 0
         wrong = next(m for m in await legal(fake, fake.alice, mine) if m != row.solution[0])
         missed = await private_reply(await fake.slash(fake.alice, row.game, "puzzle-move", options={"move": wrong}))
@@ -87,11 +89,11 @@ async def test_a_member_solves_a_puzzle_privately_is_rated_and_sees_it_in_stats(
         assert "puzzles: rating" in stats.embeds[0]["description"] and "0 of 1 solved" in stats.embeds[0]["description"]
         # Bob solves his first puzzle cleanly: his rating rises.
         shown = await private_reply(await fake.slash(fake.bob, puzzle.game, "puzzle"))
-        (row,) = [p for p in [await db.puzzle(n) for n in range(1, 4)] if p and f"#{p.id}" in shown.content]
+        (row,) = [p for p in [await db.puzzles.puzzle(n) for n in range(1, 4)] if p and f"#{p.id}" in shown.content]
         mine = Puzzle.from_dict({**puzzle.to_dict(), "moves": row.moves, "solution": row.solution})
         done = await solve(fake, fake.bob, mine)
         assert "Solved! Your puzzle rating: 1500 →" in done.content
-        rating = await db.puzzle_rating(fake.guild.id, row.game, fake.bob.id)
+        rating = await db.puzzles.puzzle_rating(fake.guild.id, row.game, fake.bob.id)
         assert rating is not None and rating.mu > 1500 and rating.solved == 1
     # After a restart the buttons still work: Next puzzle, then Show solution.
     async with fake.running_bot(make_bot(**NO_MINING)):
@@ -119,7 +121,7 @@ async def test_no_puzzle_open_and_a_bad_move_are_answered_privately(
         await private_reply(await fake.slash(fake.carol, puzzle.game, "puzzle"))
         bad = await private_reply(await fake.slash(fake.carol, puzzle.game, "puzzle-move", options={"move": "zz99"}))
         assert "not legal" in bad.content
-        attempt = await db.open_attempt(fake.guild.id, fake.carol.id, puzzle.game)
+        attempt = await db.puzzles.open_attempt(fake.guild.id, fake.carol.id, puzzle.game)
         assert attempt is not None and (attempt.step, attempt.mistakes, attempt.rated) == (0, 0, False)
 
 
@@ -162,7 +164,7 @@ async def test_the_daily_puzzle_is_posted_once_a_day_solved_and_revealed_across_
         solve_id = next(c for c in post.custom_ids() if c.startswith("puzzle:daily:"))
         opened = await private_reply(await fake.click(fake.bob, post, solve_id))
         assert "puzzle #" in opened.content
-        row = await db.puzzle(int(solve_id.rsplit(":", 1)[1]))
+        row = await db.puzzles.puzzle(int(solve_id.rsplit(":", 1)[1]))
         assert row is not None
         await solve(
             fake, fake.bob, Puzzle.from_dict({**found[0].to_dict(), "moves": row.moves, "solution": row.solution})
@@ -224,7 +226,7 @@ async def test_two_processes_post_each_daily_puzzle_once(tmp_path: Path) -> None
         await eventually(lambda: len(dailies(fake, channel, "**Daily")) == 1, "the day's puzzle")
 
         async def marked() -> bool:
-            row = await db.daily(fake.guild.id, game, day)
+            row = await db.daily_puzzles.daily(fake.guild.id, game, day)
             return row is not None and row.posted_at is not None
 
         await eventually(marked, "the post marked done")
@@ -241,7 +243,7 @@ async def test_two_processes_post_each_daily_puzzle_once(tmp_path: Path) -> None
         await asyncio.sleep(1.5)
         assert len(dailies(fake, channel, "**Solution of the daily")) == 1
         assert len(dailies(fake, channel, "**Daily")) == 2
-        rows = [await db.daily(fake.guild.id, game, d) for d in (day, day + 1)]
+        rows = [await db.daily_puzzles.daily(fake.guild.id, game, d) for d in (day, day + 1)]
         assert all(r is not None and r.posted_at is not None for r in rows)
         assert rows[0] is not None and rows[0].revealed_at is not None
 
@@ -263,5 +265,5 @@ async def test_a_puzzle_in_a_group_dm_is_rated_apart_from_the_servers(
         assert f"**{move}** is right!" in done.content
         assert not [r for r in fake.request_log if r.path.startswith(f"/channels/{group.id}")]
     # The conversation is a scope of its own, as its games are: no server's puzzle rating moved.
-    assert await db.puzzle_rating(-group.id, puzzle.game, alice.id) is not None
-    assert await db.puzzle_rating(fake.guild.id, puzzle.game, alice.id) is None
+    assert await db.puzzles.puzzle_rating(-group.id, puzzle.game, alice.id) is not None
+    assert await db.puzzles.puzzle_rating(fake.guild.id, puzzle.game, alice.id) is None

@@ -91,4 +91,4 @@ async def test_a_bad_record_gets_a_polite_private_refusal_and_changes_nothing(
             await fake.slash(fake.alice, "iago", "replay", options={"record": ("g.json", good), "game": 1})
         )
         assert "either a game or a record" in both.content
-        assert await db.games_with_status("active") == [] and await db.games_with_status("finished") == []
+        assert await db.games.games_with_status("active") == [] and await db.games.games_with_status("finished") == []

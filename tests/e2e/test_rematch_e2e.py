@@ -22,11 +22,11 @@ async def test_a_rematch_swaps_sides_keeps_the_options_and_is_offered_once(
 
         refused = await private_reply(await fake.click(fake.carol, finish, button))
         assert "Only the two players" in refused.content
-        assert await db.rematch_of(game_id) is None  # a refusal writes nothing
+        assert await db.challenges.rematch_of(game_id) is None  # a refusal writes nothing
 
         offer = await public_reply(await fake.click(fake.bob, finish, button))
         assert fake.alice.mention in offer.content and "loose" in offer.content and "unrated" in offer.content
-        rematch = await db.rematch_of(game_id)
+        rematch = await db.challenges.rematch_of(game_id)
         assert rematch is not None and rematch.status == "challenge"
         assert rematch.players == (fake.bob.id, fake.alice.id)  # bob had Light, now Dark
         assert rematch.options == {"variant": "loose"} and rematch.rated is False

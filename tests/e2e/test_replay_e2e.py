@@ -30,7 +30,7 @@ async def test_a_game_replays_step_by_step_across_a_restart_and_as_an_animation(
         first = await fake.click(fake.carol, replay, f"replay:{game_id}:0:first")
         start = await first.final()
         assert "the start (6 moves in all)" in start.content and start.ephemeral
-        assert (await db.game(game_id)).ply == 6  # looking changes nothing
+        assert (await db.games.game(game_id)).ply == 6  # looking changes nothing
 
     async with fake.running_bot(make_bot()):  # the buttons are persistent: a fresh process answers them
         step = await (await fake.click(fake.carol, fake.messages[start.id], f"replay:{game_id}:1:forward")).final()

@@ -112,7 +112,7 @@ async def test_two_processes_serving_one_server_roll_a_season_over_exactly_once(
         await fake.wait_until(over, timeout=30, what="the season's end")
         await asyncio.sleep(1.5)  # several more sweeps of both processes
         assert len(over()) == 1 and fake.alice.mention in over()[0]  # alice won the season's one game
-        rows = await db.seasons_of(fake.guild.id)
+        rows = await db.seasons.seasons_of(fake.guild.id)
         assert [(season.number, season.closed_at is None) for season in rows] == [(2, True), (1, False)]
         ends = await db.read(
             lambda c: c.execute(sa.select(sa.func.count()).where(announcements.c.kind == "season_end")).scalar_one()

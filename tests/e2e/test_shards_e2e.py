@@ -92,7 +92,7 @@ async def test_two_processes_with_a_shard_each_do_every_servers_work_exactly_onc
 
         async def everything_delivered() -> bool:
             for game_id in played:
-                if await db.pending_for_game(game_id):
+                if await db.outbox.pending_for_game(game_id):
                     return False
             reminded = all(texts(fake, channel, "waiting for your move") for channel, _ in played.values())
             expired = all("expired" in fake.messages[mid].content for _, mid in unanswered)
@@ -106,8 +106,8 @@ async def test_two_processes_with_a_shard_each_do_every_servers_work_exactly_onc
             for cell in moves:
                 assert len(texts(fake, channel, f"**{cell}**")) == 1
             assert len(texts(fake, channel, "accepted")) == 1
-            row = await db.game(game_id)
-            assert row is not None and row.status == "active" and await db.moves(game_id) == moves
+            row = await db.games.game(game_id)
+            assert row is not None and row.status == "active" and await db.games.moves(game_id) == moves
             assert row.guild_id == channel.guild_id
         for channel, message_id in unanswered:
             assert fake.messages[message_id].custom_ids() == []

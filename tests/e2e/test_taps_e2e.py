@@ -33,7 +33,7 @@ async def test_a_whole_game_is_played_with_the_boards_components_only(
     async with fake.running_bot(make_bot()) as bot:
         bot.service.draw = random.Random(5).choice  # seeded dice: the same game every run
         game_id, board = await challenge_and_accept(fake, game, options)
-        mirror.sync(await db.moves(game_id))
+        mirror.sync(await db.games.moves(game_id))
         mark, moves = fake.mark(), 0
         while not mirror.state.is_over:
             player = players[mirror.state.to_act]
@@ -47,10 +47,10 @@ async def test_a_whole_game_is_played_with_the_boards_components_only(
                 )
             )
             assert "not your turn" in (await private_reply(pressed)).content
-            before = len(await db.moves(game_id))
+            before = len(await db.games.moves(game_id))
             board, taps = await tap_a_move(fake, player, board, rng)
             assert len(taps) <= MAX_TAPS
-            played = (await db.moves(game_id))[before:]
+            played = (await db.games.moves(game_id))[before:]
             assert played, "the last tap played nothing"
             # The last tap's answer is the new board itself: one request for it, made by the final tap.
             assert fake.requests_since(mark, endpoint="channel_message") == []
@@ -58,11 +58,11 @@ async def test_a_whole_game_is_played_with_the_boards_components_only(
             assert [record.endpoint for record in final] == ["callback"], final
             if not button(taps[-1].source_message or board, "roll"):
                 assert f"**{played[0]}**" in board.content or played[0] in board.content
-            mirror.sync(await db.moves(game_id))
+            mirror.sync(await db.games.moves(game_id))
             mark, moves = fake.mark(), moves + 1
         assert "Game over" in board.content
         assert board.custom_ids() == [f"rematch:{game_id}"]  # a finished game's board offers only the rematch
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row.status == "finished" and row.scores == mirror.state.result().scores
         assert moves > 10
 
@@ -80,7 +80,7 @@ async def test_a_stranger_is_answered_privately_and_changes_nothing(
         ):
             answer = await private_reply(pressed)
             assert f"for the players of game #{game_id}" in answer.content and "/iago challenge" in answer.content
-        assert await db.moves(game_id) == [] and (await db.game(game_id)).status == "active"
+        assert await db.games.moves(game_id) == [] and (await db.games.game(game_id)).status == "active"
 
 
 async def test_presses_work_after_a_restart_and_an_outdated_board_is_refused(
@@ -92,7 +92,7 @@ async def test_presses_work_after_a_restart_and_an_outdated_board_is_refused(
         second, _ = await tap_a_move(fake, fake.alice, first, rng)
     async with fake.running_bot(make_bot()):  # a fresh process: nothing of the boards lives in memory
         third, taps = await tap_a_move(fake, fake.bob, second, rng)
-        assert len(await db.moves(game_id)) == 2 and 1 <= len(taps) <= MAX_TAPS
+        assert len(await db.games.moves(game_id)) == 2 and 1 <= len(taps) <= MAX_TAPS
         # alice presses on the first board again: the game has moved on since.
         menu = menus(first)[0]
         stale = await private_reply(
@@ -107,7 +107,7 @@ async def test_presses_work_after_a_restart_and_an_outdated_board_is_refused(
         menu = menus(third)[0]
         step = await (await fake.select(fake.alice, third, menu["custom_id"], [menu["options"][-1]["value"]])).final()
         assert step.ephemeral and menus(step)
-        assert len(await db.moves(game_id)) == 2
+        assert len(await db.games.moves(game_id)) == 2
 
 
 async def test_a_forged_pick_is_refused_and_changes_nothing(
@@ -119,7 +119,7 @@ async def test_a_forged_pick_is_refused_and_changes_nothing(
         for value in ("8", "c3-g3", "x" * 100, ""):
             refused = await private_reply(await fake.select(fake.alice, board, menu["custom_id"], [value], forged=True))
             assert "not on offer" in refused.content
-        assert await db.moves(game_id) == []
+        assert await db.games.moves(game_id) == []
 
 
 async def test_resign_asks_once_more(db: Database, fake: FakeDiscord, make_bot: Callable[..., GameBot]) -> None:
@@ -127,10 +127,10 @@ async def test_resign_asks_once_more(db: Database, fake: FakeDiscord, make_bot: 
         game_id, board = await challenge_and_accept(fake, "iago", {"variant": "standard"})
         # bob, who is not to move, may resign too.
         confirm = await private_reply(await fake.click(fake.bob, board, button(board, "resign") or ""))
-        assert (await db.game(game_id)).status == "active"
+        assert (await db.games.game(game_id)).status == "active"
         finish = await (await fake.click(fake.bob, confirm, button(confirm, "sure") or "")).final()
         assert not finish.ephemeral and "Game over" in finish.content
-        row = await db.game(game_id)
+        row = await db.games.game(game_id)
         assert row.status == "finished" and row.winner == 0 and row.result_reason == "resign"
 
 
@@ -145,10 +145,10 @@ async def test_a_japanese_server_taps_in_japanese(
         bot.service.draw = random.Random(3).choice
         for game, options in (("iago", {"variant": "penalty"}), ("isaac", {}), ("polygo", {"size": 13})):
             game_id = await challenge_in_japanese(fake, game, options)
-            board = fake.get_message((await db.game(game_id)).challenge_message_id)  # now the first board
+            board = fake.get_message((await db.games.game(game_id)).challenge_message_id)  # now the first board
             mirror = Mirror(game, options, seed=0)
             for _ in range(6):  # each player's first moves, every step a Japanese member sees on the way
-                mirror.sync(await db.moves(game_id))
+                mirror.sync(await db.games.moves(game_id))
                 board, _ = await tap_a_move(fake, players[mirror.state.to_act], board, rng, locale=JA)
             confirm = await private_reply(await fake.click(fake.alice, board, button(board, "resign") or "", locale=JA))
             await (await fake.click(fake.alice, confirm, button(confirm, "sure") or "", locale=JA)).final()
@@ -175,8 +175,8 @@ async def test_friends_tap_and_abort_in_a_group_dm(
         for turn in range(2):  # a move each, from the boards' components only
             board, _ = await tap_a_move(fake, players[turn], board, rng)
             assert board.channel_id == group.id
-        assert len(await db.moves(game_id)) == 2
+        assert len(await db.games.moves(game_id)) == 2
         told = await (await fake.click(bob, board, button(board, "abort") or "")).final()
         assert not told.ephemeral and alice.mention in told.content and "aborted" in told.content
-        assert (await db.game(game_id)).status == "cancelled"
+        assert (await db.games.game(game_id)).status == "cancelled"
     assert [r for r in fake.request_log if r.path.startswith(f"/channels/{group.id}")] == []

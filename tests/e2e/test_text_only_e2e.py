@@ -75,5 +75,5 @@ async def test_a_whole_game_is_played_from_the_text_board_and_the_autocomplete(
             await fake.slash(fake.carol, game, "board", options={"text": True, "game": game_id})
         )
         assert public.content == text  # the same words for everyone here, in the server's language
-        (row,) = [row for row in await db.games_with_status("finished") if row.game == game]
+        (row,) = [row for row in await db.games.games_with_status("finished") if row.game == game]
         assert str(row.scores[0]) in text and str(row.scores[1]) in text

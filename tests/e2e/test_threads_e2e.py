@@ -39,7 +39,7 @@ async def test_a_game_is_played_in_its_thread_and_the_challenge_message_shows_th
         assert accepting.count("thread") == 1
         assert accepting.count("channel_message", method="POST") == 1  # the first board, in the thread
         assert thread.name == f"Iago #{game_id}: alice vs bob" and thread.parent_id == fake.channel.id
-        assert (await db.game(game_id)).thread_id == thread.id
+        assert (await db.games.game(game_id)).thread_id == thread.id
         assert f"<#{thread.id}>" in header.content and fake.alice.mention in header.content
         assert "Score" not in header.content  # not edited per move, so it shows no score that would go stale
         assert first.channel_id == thread.id and fake.alice.mention in first.content

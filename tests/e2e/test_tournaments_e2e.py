@@ -210,7 +210,7 @@ async def test_an_eight_player_swiss_of_three_rounds_plays_to_the_end_through_a_
             await fake.slash(fake.alice, "tournament", "remove", options={"tournament": tournament_id, "member": p8.id})
         ).final()
         assert "removed" in removed.content and p8.mention in removed.content
-        forfeited = await db.game(game_of(seen, 2, p5.id))
+        forfeited = await db.games.game(game_of(seen, 2, p5.id))
         assert forfeited is not None and forfeited.result_reason == "forfeit" and forfeited.winner == 0
 
         housekeeping = bot.get_cog("HousekeepingCog")

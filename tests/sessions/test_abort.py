@@ -20,10 +20,10 @@ async def test_either_player_aborts_until_one_has_made_two_moves(db: Database, s
     await service.turns.play(first, ALICE, "E4")
     game, announcement_id = await service.aborts.abort(first, ALICE)  # alice, though it is bob's turn
     assert game.status == "cancelled" and game.result_reason == ABORTED and game.winner is None
-    pending = (await db.pending_for_game(first))[-1]
+    pending = (await db.outbox.pending_for_game(first))[-1]
     assert pending.id == announcement_id and pending.kind == AnnouncementKind.ABORTED
     assert pending.payload["by"] == ALICE
-    assert await db.rating(GUILD, "iago", ALICE) is None and await db.records_of(GUILD, BOB) == []
+    assert await db.ratings.rating(GUILD, "iago", ALICE) is None and await db.ratings.records_of(GUILD, BOB) == []
     with pytest.raises(UserError, match="not in play"):
         await service.aborts.abort(first, BOB)
 

@@ -56,7 +56,7 @@ async def test_a_challenge_is_answered_only_in_its_server_and_from_its_own_messa
     service: GameService, db: Database
 ) -> None:
     row = await challenge(service)
-    await db.set_message(row.id, "challenge_message_id", 555)
+    await db.challenges.set_message(row.id, "challenge_message_id", 555)
     with pytest.raises(UserError, match="cannot find game"):
         await service.open_challenges.accept(row.id, BOB, guild_id=GUILD + 1, message_id=555)
     with pytest.raises(UserError, match="does not belong"):
@@ -99,7 +99,7 @@ async def test_racing_challenges_between_two_members_leave_one_open(
         await other.close()
     assert sum(isinstance(r, Game) for r in results) == 1
     assert all(isinstance(r, Game) or "already an open challenge" in str(r) for r in results)
-    assert len(await db.games_with_status("challenge")) == 1
+    assert len(await db.games.games_with_status("challenge")) == 1
 
 
 async def test_the_bot_is_challenged_only_to_a_game_whose_entry_names_an_ai_and_at_a_level_it_has(
@@ -116,6 +116,6 @@ async def test_the_bot_is_challenged_only_to_a_game_whose_entry_names_an_ai_and_
             await service.challenges.challenge_computer(
                 game="iago", level=5, **{**computer, "options": {"variant": "standard"}}
             )
-        assert await db.games_with_status("challenge") == [] and await db.games_with_status("active") == []
+        assert await db.games.games_with_status("challenge") == [] and await db.games.games_with_status("active") == []
     finally:
         games.unregister(without_ai.name)

@@ -56,7 +56,7 @@ async def test_the_bots_turn_is_committed_and_reported_action_by_action(service:
 
 
 async def moves_owed(service: GameService, game_id: int) -> list[AnnouncementRow]:
-    owed = await service._table.db.pending_for_game(game_id)
+    owed = await service._db.outbox.pending_for_game(game_id)
     return [row for row in owed if row.kind == AnnouncementKind.MOVE]
 
 
@@ -65,7 +65,7 @@ async def test_one_announcement_a_turn_holds_the_members_move_for_the_bots_reply
     same transaction with one announcement of both, due at once; a held move is never lost: were the bot never
     to answer, a worker announces it alone once its hold is over."""
     game_id = await against_the_bot(service)
-    db = service._table.db
+    db = service._db
     first = (await service.finder.state(await service.finder.game(game_id))).legal_moves()[0]
     members = await service.turns.play(game_id, ALICE, first)
     (held,) = await moves_owed(service, game_id)
@@ -76,21 +76,21 @@ async def test_one_announcement_a_turn_holds_the_members_move_for_the_bots_reply
     assert joined.id == report.announcement_id != held.id
     assert [move for move, _, _ in joined.payload["played"]] == [first, report.played[-1].move]
     assert not joined.payload.get("held") and joined.next_attempt_at <= service.clock()
-    retired = await db.announcement(held.id)
+    retired = await db.outbox.announcement(held.id)
     assert retired is not None and retired.delivered_at is not None and retired.message_id is None
 
 
 async def test_a_held_move_whose_announcement_a_worker_took_is_not_told_twice(service: GameService) -> None:
     game_id = await against_the_bot(service)
-    db = service._table.db
+    db = service._db
     first = (await service.finder.state(await service.finder.game(game_id))).legal_moves()[0]
     members = await service.turns.play(game_id, ALICE, first)
     later = service.clock() + 3600  # its hold is over: a worker claims it and is delivering it
-    (claimed,) = await db.claim_pending("worker", later, 60, 10, ids=[members.announcement_id or 0])
+    (claimed,) = await db.outbox.claim_pending("worker", later, 60, 10, ids=[members.announcement_id or 0])
     assert claimed.id == members.announcement_id
     (report,) = await service.computer.play(game_id)
     assert [p.player for p in report.played] == [1]  # the bot's reply alone: the worker tells the member's move
-    assert (await db.announcement(members.announcement_id)).delivered_at is None  # type: ignore[union-attr]
+    assert (await db.outbox.announcement(members.announcement_id)).delivered_at is None  # type: ignore[union-attr]
 
 
 async def test_a_takeback_undoes_the_members_move_and_the_bots_reply(service: GameService) -> None:

@@ -39,8 +39,8 @@ async def test_what_is_due_is_claimed_handed_over_and_marked_once(service: GameS
     (notice,) = courier.notices
     assert notice.kind == AnnouncementKind.START and notice.game.id == game_id and notice.report is not None
     assert notice.report.state.moves == [] and notice.report.by == BOB
-    assert await db.pending_for_game(game_id) == []
-    stored = await db.announcement(notice.id)
+    assert await db.outbox.pending_for_game(game_id) == []
+    stored = await db.outbox.announcement(notice.id)
     assert stored is not None and stored.message_id == 10_000 + notice.id
     assert await service.delivery.deliver_due([GUILD], courier) == 0 and len(courier.notices) == 1  # once
 
@@ -51,18 +51,18 @@ async def test_a_failed_delivery_is_retried_later_and_at_last_given_up(
     game_id = await start(service)
     failing = Courier(fail=True)
     await service.delivery.deliver_due([GUILD], failing)
-    (pending,) = await db.pending_for_game(game_id)
+    (pending,) = await db.outbox.pending_for_game(game_id)
     assert pending.attempts == 1 and pending.next_attempt_at == clock.now + FIRST_RETRY
     assert await service.delivery.deliver_due([GUILD], failing) == 0 and len(failing.notices) == 1  # not due yet
     clock.now += FIRST_RETRY
     await service.delivery.deliver_due([GUILD], failing)
-    (pending,) = await db.pending_for_game(game_id)
+    (pending,) = await db.outbox.pending_for_game(game_id)
     assert pending.attempts == 2 and pending.next_attempt_at == clock.now + 2 * FIRST_RETRY  # the backoff doubles
     while len(failing.notices) < MAX_ATTEMPTS:
         clock.now += 3600
         await service.delivery.deliver_due([GUILD], failing)
-    assert await db.pending_for_game(game_id) == []  # given up: the channel is gone, say
-    given_up = await db.announcement(failing.notices[0].id)
+    assert await db.outbox.pending_for_game(game_id) == []  # given up: the channel is gone, say
+    given_up = await db.outbox.announcement(failing.notices[0].id)
     assert given_up is not None and given_up.message_id is None and given_up.delivered_at is not None
     assert given_up.last_error == repr(OSError("Discord is down"))
 
@@ -77,12 +77,12 @@ async def test_reports_in_hand_are_delivered_as_they_are_without_replaying_the_l
     async def no_log(game: int) -> list[str]:
         raise AssertionError("the log was read to rebuild a report that was in hand")
 
-    monkeypatch.setattr(db, "moves", no_log)
+    monkeypatch.setattr(db.games, "moves", no_log)
     courier = Courier()
     assert await service.delivery.deliver_reports([report], courier) == 1
     (notice,) = courier.notices
     assert notice.report is report and notice.kind == AnnouncementKind.MOVE
-    assert await db.pending_for_game(game_id) == []
+    assert await db.outbox.pending_for_game(game_id) == []
 
 
 async def test_a_report_another_worker_claimed_is_delivered_by_that_worker_only(
@@ -139,22 +139,22 @@ async def test_a_mark_that_fails_never_stops_the_round_and_is_written_first_next
     """Issue 23: one failed mark aborted the whole round, leaving the rows it had claimed to wait out their lease.
     Now the round goes on, and the delivered row is marked later, never delivered (posted) again."""
     first, second, third = await three_due(service)
-    original = db.mark_delivered
+    original = db.outbox.mark_delivered
 
     async def first_mark_fails(announcement_id: int, message_id: int | None, now: float | None = None) -> bool:
         if announcement_id == first:
             raise DatabaseUnavailable("read-only", "attempt to write a readonly database")
         return await original(announcement_id, message_id, now)
 
-    monkeypatch.setattr(db, "mark_delivered", first_mark_fails)
+    monkeypatch.setattr(db.outbox, "mark_delivered", first_mark_fails)
     courier = Courier()
     assert await service.delivery.deliver_due([GUILD], courier) == 3
     assert [notice.id for notice in courier.notices] == [first, second, third]  # the round went on
-    assert [row.id for row in await db.pending_for_game(1)] == [first]  # delivered, its mark owed
+    assert [row.id for row in await db.outbox.pending_for_game(1)] == [first]  # delivered, its mark owed
     monkeypatch.undo()
     assert await service.delivery.deliver_due([GUILD], courier) == 0
     assert len(courier.notices) == 3  # not delivered again
-    marked = await db.announcement(first)
+    marked = await db.outbox.announcement(first)
     assert marked is not None and marked.delivered_at is not None and marked.message_id == 10_000 + first
 
 
@@ -173,7 +173,7 @@ async def test_a_round_the_database_fails_under_gives_back_what_it_did_not_try(
             return await super().__call__(notice)
 
     assert await service.delivery.deliver_due([GUILD], FailsOnTheSecond()) == 1
-    untried = [row for row in await db.pending_for_game(2) + await db.pending_for_game(3)]
+    untried = [row for row in await db.outbox.pending_for_game(2) + await db.outbox.pending_for_game(3)]
     assert [(row.id, row.attempts, row.claimed_by) for row in untried] == [(second, 0, None), (third, 0, None)]
     other = Courier()
     assert await GameService(db, service.settings, clock=clock).delivery.deliver_due([GUILD], other) == 2  # at once
@@ -188,7 +188,7 @@ async def test_a_failed_delivery_whose_release_fails_lets_its_lease_lapse_and_th
     async def release(announcement_id: int, error: str, retry_at: float) -> bool:
         raise DatabaseUnavailable("locked", "database is locked")
 
-    monkeypatch.setattr(db, "release", release)
+    monkeypatch.setattr(db.outbox, "release", release)
 
     class FailsOnTheFirst(Courier):
         async def __call__(self, notice: Notice) -> int | None:
@@ -212,21 +212,21 @@ async def test_a_round_whose_owed_marks_cannot_be_written_claims_nothing(
 ) -> None:
     first, _, _ = await three_due(service)
     calls: list[str] = []
-    original = db.mark_delivered
+    original = db.outbox.mark_delivered
 
     async def fails(announcement_id: int, message_id: int | None, now: float | None = None) -> bool:
         if announcement_id == first:
             raise DatabaseUnavailable("full", "database or disk is full")
         return await original(announcement_id, message_id, now)
 
-    monkeypatch.setattr(db, "mark_delivered", fails)
+    monkeypatch.setattr(db.outbox, "mark_delivered", fails)
     await service.delivery.deliver_due([GUILD], Courier())
 
     async def still_full(deliveries: object, now: float) -> None:
         calls.append("mark")
         raise DatabaseUnavailable("full", "database or disk is full")
 
-    monkeypatch.setattr(db, "mark_all_delivered", still_full)
+    monkeypatch.setattr(db.outbox, "mark_all_delivered", still_full)
     with pytest.raises(DatabaseUnavailable):  # the Announcer's loop tries again next round, quietly
         await service.delivery.deliver_due([GUILD], Courier())
     assert calls == ["mark"]
@@ -241,10 +241,13 @@ async def test_claims_of_a_dead_process_of_this_host_are_given_back_at_start_up(
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     host = socket.gethostname()
-    assert [a.id for a in await db.claim_pending(f"{host}:{dead.pid}:dead0001", clock.now, LEASE, 2)] == [first, second]
+    assert [a.id for a in await db.outbox.claim_pending(f"{host}:{dead.pid}:dead0001", clock.now, LEASE, 2)] == [
+        first,
+        second,
+    ]
     alive = f"{host}:{os.getpid()}:alive001"  # this very process: running
-    assert [a.id for a in await db.claim_pending(alive, clock.now, LEASE, 1)] == [third]
+    assert [a.id for a in await db.outbox.claim_pending(alive, clock.now, LEASE, 1)] == [third]
     restarted = Courier()
     assert await GameService(db, service.settings, clock=clock).delivery.deliver_due([GUILD], restarted) == 2
     assert [notice.id for notice in restarted.notices] == [first, second]
-    assert await db.claiming_workers(clock.now) == [alive]
+    assert await db.outbox.claiming_workers(clock.now) == [alive]

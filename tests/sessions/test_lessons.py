@@ -38,14 +38,14 @@ async def test_the_last_right_answer_completes_the_course_once_and_a_lesson_can_
         assert judgement.correct
         place = page.place
     assert page.done and page.completed
-    first = await db.lesson_progress(GUILD, ALICE, "polygo")
+    first = await db.lessons.lesson_progress(GUILD, ALICE, "polygo")
     assert first is not None and first.lesson == "done"
     with pytest.raises(UserError, match="finished this course"):
         await service.lessons.answer(GUILD, ALICE, "polygo", place, "E5 F5")
     clock.now += 60
     again = await service.lessons.open(GUILD, ALICE, "polygo", service.lessons.lesson_key("polygo", 4))
     assert again.place == Place("polygon") and again.completed  # done once stays done
-    row = await db.lesson_progress(GUILD, ALICE, "polygo")
+    row = await db.lessons.lesson_progress(GUILD, ALICE, "polygo")
     assert row is not None and row.completed_at == first.completed_at and (row.lesson, row.step) == ("polygon", 0)
     with pytest.raises(UserError, match="from 1 to") as refused:
         service.lessons.lesson_key("polygo", 8)
@@ -53,7 +53,7 @@ async def test_the_last_right_answer_completes_the_course_once_and_a_lesson_can_
 
 
 async def test_a_stored_place_the_course_no_longer_has_resumes_at_the_start(service: GameService, db: Database) -> None:
-    await db.set_lesson_progress(GUILD, ALICE, "isaac", "a-lesson-since-removed", 3, 0.0, completed=False)
+    await db.lessons.set_lesson_progress(GUILD, ALICE, "isaac", "a-lesson-since-removed", 3, 0.0, completed=False)
     assert (await service.lessons.resume(GUILD, ALICE, "isaac")).place == Place("goal")
 
 
@@ -63,5 +63,5 @@ async def test_forgetting_a_member_forgets_their_lessons_in_that_server_only(
     await service.lessons.open(GUILD, ALICE, "iago", "release")
     await service.lessons.open(OTHER_GUILD, ALICE, "iago", "release")
     await service.admin.forget_member(GUILD, ALICE, admin_id=BOB)
-    assert await db.lesson_progress(GUILD, ALICE, "iago") is None
-    assert await db.lesson_progress(OTHER_GUILD, ALICE, "iago") is not None
+    assert await db.lessons.lesson_progress(GUILD, ALICE, "iago") is None
+    assert await db.lessons.lesson_progress(OTHER_GUILD, ALICE, "iago") is not None

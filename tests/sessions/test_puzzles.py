@@ -56,7 +56,7 @@ async def test_a_member_solves_a_puzzle_with_the_bots_replies_and_both_ratings_m
     assert answer.rating is not None and answer.rating[1] > answer.rating[0] == 1500
     stored = await service.puzzles.rating(GUILD, puzzle.game, ALICE)
     assert stored is not None and stored.attempts == 1 and stored.solved == 1
-    row = await service._table.db.puzzle(view.puzzle.id)
+    row = await service._db.puzzles.puzzle(view.puzzle.id)
     assert row is not None and row.mu < 1500 and row.attempts == 1 and row.solved == 1
     # Solved puzzles are not offered again to the member.
     with pytest.raises(UserError, match="tried every"):
@@ -179,7 +179,7 @@ async def test_a_finished_game_is_mined_once_by_one_claim(service: GameService, 
     other = GameService(db, Settings(), clock=clock)
     fast = Budgets().scaled(0.005)
     service.puzzle_mining.budgets = fast
-    claimed = await db.claim_game_to_mine(other.puzzle_mining.worker, clock.now, 60, 8)
+    claimed = await db.puzzle_mining.claim_game_to_mine(other.puzzle_mining.worker, clock.now, 60, 8)
     assert claimed is not None and claimed.id == game_id
     assert await service.puzzle_mining.mine_next() is None  # the other's claim holds
     clock.now += 61  # the other died: its lease lapses
@@ -190,7 +190,7 @@ async def test_a_finished_game_is_mined_once_by_one_claim(service: GameService, 
     assert await service.puzzle_mining.mine_next() is None  # mined: never again
     assert await other.puzzle_mining.mine_next() is None
     # The other's late result is not stored: its claim was taken over.
-    assert await db.finish_mining(game_id, other.puzzle_mining.worker, [], clock.now) is None
+    assert await db.puzzle_mining.finish_mining(game_id, other.puzzle_mining.worker, [], clock.now) is None
 
 
 async def test_forgetting_a_member_deletes_their_puzzle_ratings(service: GameService) -> None:

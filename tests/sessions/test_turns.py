@@ -25,7 +25,7 @@ async def test_moves_out_of_turn_illegal_or_by_strangers_change_nothing(db: Data
         with pytest.raises(UserError):
             await service.turns.play(game_id, ALICE, garbage)
     row = await service.finder.game(game_id)
-    assert row.ply == 0 and await db.moves(game_id) == []
+    assert row.ply == 0 and await db.games.moves(game_id) == []
     report = await service.turns.play(game_id, ALICE, " e4 ")
     assert [p.move for p in report.played] == ["E4"] and report.game.ply == 1
 
@@ -37,15 +37,15 @@ async def test_a_double_click_applies_the_move_once(db: Database, service: GameS
     )
     assert sum(not isinstance(r, Exception) for r in results) == 1
     assert any(isinstance(r, UserError) for r in results)
-    assert await db.moves(game_id) == ["E4"]
+    assert await db.games.moves(game_id) == ["E4"]
 
 
 async def test_the_ply_check_refuses_a_write_from_a_stale_reader(service: GameService, db: Database) -> None:
     game_id = await start(service)
-    await db.append_moves(game_id, 0, [("E4", 0, ALICE)], now=1.0)
+    await db.games.append_moves(game_id, 0, [("E4", 0, ALICE)], now=1.0)
     with pytest.raises(StalePly):
-        await db.append_moves(game_id, 0, [("E6", 0, ALICE)], now=2.0)
-    assert await db.moves(game_id) == ["E4"]
+        await db.games.append_moves(game_id, 0, [("E6", 0, ALICE)], now=2.0)
+    assert await db.games.moves(game_id) == ["E4"]
 
 
 async def test_a_second_process_sees_the_first_ones_moves(service: GameService, database_url: str) -> None:
@@ -91,7 +91,7 @@ async def test_polygo_dice_are_drawn_by_the_session_and_logged(db: Database, clo
     faces = iter(["open 2 5", "roll 1"])
     service = GameService(db, clock=clock, draw=lambda outcomes: next(faces))
     game_id = await start(service, "polygo", {"size": 9})
-    moves = await db.moves(game_id)
+    moves = await db.games.moves(game_id)
     assert moves == ["open 2 5"]  # rolled at acceptance; the lower die (Black's 2) starts
     state = await service.finder.state(await service.finder.game(game_id))
     assert state.turn == 0
@@ -113,7 +113,7 @@ async def test_polygo_dice_are_drawn_by_the_session_and_logged(db: Database, clo
         await service.turns.play(game_id, ALICE, "A1 A2")
     report = await service.turns.roll(game_id, ALICE)
     assert report.played[0].move == "roll 1" and report.played[0].kind == "chance"
-    assert (await db.moves(game_id))[-1] == "roll 1"
+    assert (await db.games.moves(game_id))[-1] == "roll 1"
 
 
 async def test_a_polygo_game_plays_to_a_result_with_secret_dice(db: Database, service: GameService) -> None:
@@ -121,7 +121,7 @@ async def test_a_polygo_game_plays_to_a_result_with_secret_dice(db: Database, se
     await play_to_end(service, game_id, seed=3)
     row = await service.finder.game(game_id)
     replay = engines.get("polygo").new_game(size=9)
-    for move in await db.moves(game_id):
+    for move in await db.games.moves(game_id):
         replay.play(move)
     assert replay.is_over and replay.result().scores == row.scores
 
@@ -129,6 +129,6 @@ async def test_a_polygo_game_plays_to_a_result_with_secret_dice(db: Database, se
 async def test_isaac_plays_to_a_result_with_forced_passes_played_by_the_bot(db: Database, service: GameService) -> None:
     game_id = await start(service, "isaac")
     await play_to_end(service, game_id, seed=5)
-    moves = await db.moves(game_id)
+    moves = await db.games.moves(game_id)
     assert "pass" in moves  # the placement phase always ends with passes
     assert (await service.finder.game(game_id)).status == "finished"

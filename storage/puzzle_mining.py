@@ -1,0 +1,97 @@
+"""Queries for mining puzzles from finished games: claiming a game to mine and storing what it gave. Every claim is
+one conditional write with a lease, as the outbox's are, so two processes never mine one game; a worker that dies
+lets its lease lapse. No policy here (which games are worth mining, the searches): that is the service's
+(sessions/puzzle_mining.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from storage.rows import GameRow, GameStatus
+from storage.schema import games, puzzle_mining, puzzles
+from storage.store import Store, insert_for
+
+
+class PuzzleMiningRepository:
+    """What puzzle mining reads and writes: the finished games to mine, and the puzzles they gave."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def insert_puzzles(self, rows: Sequence[dict[str, Any]], now: float) -> int:
+        """Store new puzzles (columns of ``puzzles`` but the id and counters); a position stored already is
+        skipped. Returns how many were new."""
+        return await self._store.write(lambda connection: _insert_puzzles(connection, rows, now))
+
+    async def claim_game_to_mine(
+        self, worker: str, now: float, lease: float, min_ply: int, guild_ids: Sequence[int] | None = None
+    ) -> GameRow | None:
+        """A finished game of at least ``min_ply`` entries that nobody mined nor holds a live claim on, claimed
+        by ``worker`` until ``now + lease``; None when there is none. Oldest first."""
+        m = puzzle_mining
+        free = sa.or_(
+            m.c.game_id.is_(None),
+            sa.and_(m.c.mined_at.is_(None), sa.or_(m.c.claimed_until.is_(None), m.c.claimed_until <= now)),
+        )
+        where = [games.c.status == GameStatus.FINISHED, games.c.ply >= min_ply, free]
+        if guild_ids is not None:
+            where.append(games.c.guild_id.in_(list(guild_ids)))
+        candidates = (
+            sa.select(games)
+            .select_from(games.outerjoin(m, m.c.game_id == games.c.id))
+            .where(*where)
+            .order_by(games.c.id)
+            .limit(5)
+        )
+
+        def body(connection: sa.Connection) -> GameRow | None:
+            for found in connection.execute(candidates).mappings().all():
+                claim = (
+                    self._store.insert(m)
+                    .values(game_id=found["id"], claimed_by=worker, claimed_until=now + lease)
+                    .on_conflict_do_update(
+                        index_elements=[m.c.game_id],
+                        set_={"claimed_by": worker, "claimed_until": now + lease},
+                        where=sa.and_(
+                            m.c.mined_at.is_(None), sa.or_(m.c.claimed_until.is_(None), m.c.claimed_until <= now)
+                        ),
+                    )
+                    .returning(m.c.game_id)
+                )
+                if connection.execute(claim).first() is not None:
+                    return GameRow.from_sql(found)
+            return None
+
+        return await self._store.write(body)
+
+    async def finish_mining(self, game_id: int, worker: str, rows: Sequence[dict[str, Any]], now: float) -> int | None:
+        """Store a mined game's puzzles and mark it mined, if ``worker`` still holds its claim (else None: its
+        lease lapsed and another took it). Returns how many puzzles were new."""
+        m = puzzle_mining
+
+        def body(connection: sa.Connection) -> int | None:
+            done = connection.execute(
+                sa.update(m)
+                .where(m.c.game_id == game_id, m.c.claimed_by == worker, m.c.mined_at.is_(None))
+                .values(mined_at=now, found=len(rows), claimed_until=None)
+            )
+            if done.rowcount != 1:
+                return None
+            return _insert_puzzles(connection, rows, now)
+
+        return await self._store.write(body)
+
+
+def _insert_puzzles(connection: sa.Connection, rows: Sequence[dict[str, Any]], now: float) -> int:
+    new = 0
+    for row in rows:
+        result = connection.execute(
+            insert_for(connection.dialect.name, puzzles)
+            .values(**row, attempts=0, solved=0, created_at=now)
+            .on_conflict_do_nothing(index_elements=[puzzles.c.position_key])
+        )
+        new += result.rowcount
+    return new
