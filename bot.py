@@ -10,6 +10,7 @@ import gc
 import logging
 import os
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,7 +23,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import games
 from cogs.admin import admin_cog
-from cogs.announce import Announcer
+from cogs.announce import Announcer, deliver
 from cogs.background import BackgroundCog
 from cogs.challenges import ChallengeButton
 from cogs.common import cog_class
@@ -254,6 +255,7 @@ class GameBot(commands.AutoShardedBot):
                         analysis_seconds=self.settings.analysis_seconds,
                         puzzle_seconds=self.settings.puzzle_seconds,
                         render_workers=self.settings.render_workers,
+                        mine_puzzles=self.settings.puzzle_mining,
                     ),
                 )
             except Exception as error:
@@ -287,6 +289,8 @@ class GameBot(commands.AutoShardedBot):
         await self.add_cog(DailyPuzzlePoster(self, self.settings.daily_puzzle_seconds))
         if self.settings.puzzle_mining:
             await self.add_cog(PuzzleMiner(self, self, self.settings.sweep_seconds))
+        # From now on the session follows its commits (the bot's turns, rounds, what is owed), delivering here.
+        self._service.start(partial(deliver, self), lambda: [guild.id for guild in self.guilds])
         if self.settings.sync_commands:
             await self.sync_commands()
 
@@ -341,6 +345,8 @@ class GameBot(commands.AutoShardedBot):
         for cog in list(self.cogs.values()):
             if isinstance(cog, BackgroundCog):
                 await cog.stop()
+        if self._service is not None:
+            await self._service.stop()  # what follows the last commits delivers through the client: before it closes
         await super().close()
         if self._service is not None:
             await self._service.close()  # its worker pools, the deliveries still queued, then the database

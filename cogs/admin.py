@@ -17,7 +17,6 @@ from discord.ext import commands
 
 import games
 from cogs import present
-from cogs.announce import deliver_now
 from cogs.tree import answer_error, clip, send_private
 from locales import N_, tr
 from sessions.admin import AdminActions
@@ -289,7 +288,6 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
             await send_private(
                 interaction, "Game #{id} cancelled: no result, nothing counted. Both players are told.", id=cancelled.id
             )
-            await deliver_now(interaction.client)
 
         @app_commands.command(name="reset-leaderboard", description="Delete this server's ratings in a game.")
         @app_commands.describe(game="Which game.", records="Also delete the win/loss records (default: keep them).")
@@ -322,8 +320,6 @@ def admin_cog(host: ServiceHost) -> commands.Cog:
                 games=done.games,
                 cancelled=len(done.cancelled),
             )
-            if done.cancelled:
-                await deliver_now(interaction.client)
 
         @app_commands.command(name="audit", description="The last admin actions in this server.")
         async def audit(self, interaction: discord.Interaction) -> None:

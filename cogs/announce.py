@@ -11,12 +11,10 @@ drop a resend. Nothing here ever tells a member to try again for an action that 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
 import discord
@@ -31,11 +29,10 @@ from cogs.controls import report_components
 from cogs.places import is_private
 from cogs.private import deliver_privately, note_interaction
 from cogs.reply import CLOSED, FAILED, answer, hold_place, is_announcement, nonce, report_message, tell_played
-from cogs.stuck import BOT_TURN_WANTED, tell_stuck
+from cogs.stuck import tell_stuck
 from cogs.threads import update_header
 from cogs.tournament_news import deliver_bulletin, deliver_paired
 from locales import N_, tr
-from sessions.computer import BotCannotMove
 from sessions.model import OPEN_SEAT, AnnouncementKind, Bulletin, DatabaseUnavailable, Game, GameStatus, Notice, Report
 from sessions.service import GameService
 
@@ -61,8 +58,8 @@ CLOCK_REMINDER = N_(
 
 async def reply_with_report(interaction: discord.Interaction, report: Report, *, edit: bool = False) -> None:
     """Answer the member's interaction with the announcement of what they just did (with a Rematch button under a
-    finished game), and in a game against the bot let it take its turn (whatever the member did: a move, a roll
-    that ended in a forced pass, a takeback)."""
+    finished game). What follows the action (the bot's turn, a tournament's next round) the session layer started
+    when it committed; against the bot, this reply only holds the place its reply fills in."""
     note_interaction(interaction, report.game)  # in a DM, what follows (the bot's move) follows this up
     try:
         if report.held:  # the bot's reply announces this with it, in one message
@@ -73,9 +70,6 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
         after_commit_failed(report, error)
         await tell_played(interaction)
-    finally:
-        start_bot_turn(interaction.client, report.game)
-        advance_tournament(interaction.client, report)
 
 
 async def components(service: GameService, report: Report, locale: Any) -> dict[str, Any]:
@@ -92,66 +86,11 @@ def after_commit_failed(report: Report, error: Exception) -> None:
         log.error("Announcing %s failed after its commit; the outbox will", report.announcement_id, exc_info=error)
 
 
-_bot_turns: set[asyncio.Task[None]] = set()  # held so that a running turn is not garbage-collected
-
-
-def start_bot_turn(client: discord.Client, game: Game) -> None:
-    """In a game against the bot, let it take its turn in the background (searched in the worker pool), then
-    announce its moves from the reports they produced. Nothing waits for it: the member's own reply is out."""
-    if not game.against_bot or game.status != GameStatus.ACTIVE:
-        return
-    task = asyncio.create_task(_bot_turn(client, game.id), name=f"bot turn in game {game.id}")
-    _bot_turns.add(task)
-    task.add_done_callback(_bot_turns.discard)
-
-
-async def _bot_turn(client: discord.Client, game_id: int) -> None:
-    service = client_service(client)
-    stuck: BotCannotMove | None = None
-    try:
-        try:
-            reports = await service.computer.play(game_id)
-        except BotCannotMove as failed:  # its search failed every attempt: say so once; the sweep tries again
-            stuck, reports = failed, failed.reports
-        await service.delivery.deliver_reports(reports, partial(deliver, client))
-    except DatabaseUnavailable:
-        pass  # the sweep tries again; the tracker has logged the outage, and the outbox has what was committed
-    except Exception:  # the sweep will try again: a bot turn is never lost, only delayed
-        log.exception("The bot's turn in game %s failed", game_id)
-    if stuck is not None:
-        try:  # the member's move, held for a reply that is not coming now, is announced on its own
-            if await service.announcements.release_held(game_id):
-                await deliver_now(client)
-        except Exception as error:  # the outbox announces it once its hold is over
-            log.info("Could not announce the move held in game %s now: %s", game_id, error)
-    if stuck is not None and stuck.first:
-        await tell_stuck(client, stuck.game)
-
-
-def advance_tournament(client: discord.Client, report: Report) -> None:
-    """A tournament game just ended: if it was the last of its round, the next round (or the end) now, not at the
-    next sweep. In the background: the member's reply is out; the sweep would do it anyway."""
-    if report.finish is None or report.game.tournament_id is None:
-        return
-    task = asyncio.create_task(_advance_tournament(client, report.game.guild_id), name="advance a tournament")
-    _bot_turns.add(task)
-    task.add_done_callback(_bot_turns.discard)
-
-
-async def _advance_tournament(client: discord.Client, guild_id: int) -> None:
-    try:
-        if await client_service(client).tournaments.sweep([guild_id]):
-            await deliver_now(client)
-    except Exception:  # the sweep will try again
-        log.exception("Advancing the tournaments of %s failed", guild_id)
-
-
 async def deliver_now(client: discord.Client) -> int:
-    """Deliver what is owed in this process's servers now (what a sweep or an admin just wrote), not at the next
-    round of the :class:`Announcer`; returns how many were delivered."""
-    guilds = [guild.id for guild in client.guilds]
+    """Deliver what is owed in this process's servers now, not at the next round of the :class:`Announcer`;
+    returns how many were delivered."""
     try:
-        return await client_service(client).delivery.deliver_due(guilds, partial(deliver, client))
+        return await client_service(client).delivery.deliver_now()
     except DatabaseUnavailable:  # the Announcer's next round delivers it; the tracker has logged the outage
         return 0
 
@@ -170,11 +109,6 @@ class Announcer(BackgroundCog):
             await deliver_now(self.bot)  # an unavailable database: the next round tries again, quietly
         except Exception:  # a failed round must not stop the next one
             log.exception("Delivering pending announcements failed")
-
-    @commands.Cog.listener(f"on_{BOT_TURN_WANTED}")
-    async def try_bot_turn(self, game: Game) -> None:
-        """A member asked the bot to try its turn again (cogs/stuck.py)."""
-        start_bot_turn(self.bot, game)
 
     @deliver_pending.before_loop
     async def before_delivering(self) -> None:
@@ -281,6 +215,7 @@ DELIVERIES: dict[AnnouncementKind, Callable[[discord.Client, Notice], Awaitable[
     AnnouncementKind.CANCELLED: _cancelled,
     AnnouncementKind.ABORTED: _aborted,
     AnnouncementKind.REMINDER: _reminder,
+    AnnouncementKind.STUCK: tell_stuck,
     AnnouncementKind.EXPIRY: _closing,
     AnnouncementKind.CLOSED: _closing,
 }

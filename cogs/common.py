@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.aborting import reply_aborted
-from cogs.announce import reply_with_report, start_bot_turn
+from cogs.announce import reply_with_report
 from cogs.challenges import post_challenge
 from cogs.context import PLAYING_LAYOUT, board_image, display_names, service_of
 from cogs.controls import board_components
@@ -393,7 +393,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         state = await self.service.finder.state(found)
         if is_private(found):  # no sweep runs for a DM: a bot's turn a restart lost is taken now, shown as a followup
             note_interaction(interaction, found)
-            start_bot_turn(interaction.client, found)
+            await self.service.computer.catch_up(found)
         if text:
             await send_text_board(interaction, found, state, private=private)
             return

@@ -1,5 +1,6 @@
 """Games against the bot: each gets its own thread like any game (the channel keeps one header line per game), and
-the bot's turns are announced with the member's move before them, one message a turn (``cogs/announce.py``).
+the bot's turns are announced with the member's move before them, one message a turn (``cogs/announce.py``). The
+session starts the bot's turn when it commits; a first move of the bot's waits until this says where the game is.
 
 The thread is opened before the interaction is answered, and the game follows it into the thread (its first board
 loses the interaction it was to be delivered by) before the header is written, so a process that dies at any point
@@ -14,7 +15,7 @@ import logging
 import discord
 
 from cogs import present
-from cogs.announce import reply_with_report, start_bot_turn
+from cogs.announce import reply_with_report
 from cogs.context import display_names, service_of
 from cogs.reply import FAILED, post_report
 from cogs.threads import ARCHIVE_MINUTES, QUIET, header_text, tell_once, thread_name, wants_thread
@@ -54,9 +55,10 @@ async def open_practice(interaction: discord.Interaction, report: Report) -> Non
             await service.challenges.posted(game.id, callback.message_id)
     except FAILED as error:
         log.warning("Could not write the header of game %s: %s", game.id, error)
-    if not report.held:  # else the bot's first move announces the start with it
+    if report.held:  # the bot's first move announces the start with it, in the thread: it may go on now
+        service.announcements.sending(game.id, report.announcement_id or 0)
+    else:
         await post_report(interaction.client, service, thread, report, {})
-    start_bot_turn(interaction.client, game)
 
 
 async def _open_thread(interaction: discord.Interaction, report: Report) -> discord.Thread | None:

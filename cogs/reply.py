@@ -102,11 +102,12 @@ async def answer(interaction: discord.Interaction, report: Report, buttons: dict
 async def hold_place(interaction: discord.Interaction, report: Report) -> None:
     """Against the bot, an action the bot answers: its reply announces both in one message, which completes this
     interaction's "thinking" reply (the outbox delivery finds it through the interaction); acted on a threaded game
-    from outside its thread, the member is told privately where, and the message goes to the thread."""
+    from outside its thread, the member is told privately where, and the message goes to the thread. The bot's
+    reply waits for this place (``sending``): held or not, it may go on once this returns."""
     thread_id = report.game.thread_id
-    if interaction.response.is_done():
-        return  # held already while the database was slow: the bot's reply fills that placeholder in
     try:
+        if interaction.response.is_done():
+            return  # held already while the database was slow: the bot's reply fills that placeholder in
         if thread_id is not None and interaction.channel_id != thread_id:
             where = tr(interaction.locale, "Done. The board is in {thread}.", thread=f"<#{thread_id}>")
             await interaction.response.send_message(where, ephemeral=True)
@@ -114,6 +115,8 @@ async def hold_place(interaction: discord.Interaction, report: Report) -> None:
             await interaction.response.defer(thinking=True)
     except FAILED as error:  # the bot's reply is posted in the game's channel instead
         log.info("Could not hold the reply to %s for the bot's turn: %s", interaction.user.id, error)
+    finally:
+        service_of(interaction).announcements.sending(report.game.id, report.announcement_id or 0)
 
 
 async def _redirect_to_thread(

@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.announce import deliver_now
 from cogs.tournament_words import when
 from locales import N_, tr
 from sessions.host import ServiceHost
@@ -68,4 +67,3 @@ class SeasonCog(commands.GroupCog, group_name="season", group_description="Admin
             tr(interaction.locale, "Season {number} has ended; seasons are off.", number=season.number),
             ephemeral=True,
         )
-        await deliver_now(interaction.client)

@@ -1,10 +1,9 @@
-"""When the bot cannot take its turn: its search failed every attempt (the worker processes died), so the game
-says so publicly, once, in its channel or thread, with a Try again button; the housekeeping sweep tries again
-later by itself, and the member may end the game with resign.
+"""When the bot cannot take its turn: its search failed every attempt (the worker processes died), so the session
+writes an apology to the outbox, once a spell, and this module delivers it in the game's channel or thread, with a
+Try again button; the housekeeping sweep tries again later by itself, and the member may end the game with resign.
 
-The button is a ``DynamicItem`` whose ``custom_id`` is ``bot-turn:<game id>``, so it works after a restart. It
-asks the Announcer (``cogs/announce.py``, which runs bot turns) to start the turn, through a client event: this
-module does not import the one that runs turns, which imports it.
+The button is a ``DynamicItem`` whose ``custom_id`` is ``bot-turn:<game id>``, so it works after a restart. It asks
+the computer player to try again (``service.computer.try_again``), which checks the game and starts the turn.
 """
 
 from __future__ import annotations
@@ -19,11 +18,10 @@ from cogs import present
 from cogs.context import remember_members, service_of
 from cogs.tree import IN_SERVER_ONLY, answer_error, send_private
 from locales import N_, tr
-from sessions.model import Game, GameStatus, UserError
+from sessions.model import Notice, UserError
 
 log = logging.getLogger(__name__)
 
-BOT_TURN_WANTED = "bot_turn_wanted"  # the client event that starts a bot turn (payload: the Game)
 LABEL = N_("Try again")
 STUCK = N_(
     "{member}, I cannot find my move in {title} game #{id} right now: my thinking process stopped. "
@@ -56,20 +54,14 @@ class BotTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bot-tu
     async def try_again(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             raise UserError(IN_SERVER_ONLY)
-        service = service_of(interaction)
-        game = await service.finder.game(self.game_id, interaction.guild_id)
-        if interaction.user.id not in game.players:
-            raise UserError("Only the player of game #{id} can ask me to try again.", id=game.id)
-        state = await service.finder.state(game)
-        if game.status != GameStatus.ACTIVE or state.to_act != game.ai_side:
-            raise UserError("Game #{id} is not waiting for my move.", id=game.id)
-        interaction.client.dispatch(BOT_TURN_WANTED, game)
+        await service_of(interaction).computer.try_again(self.game_id, interaction.guild_id, interaction.user.id)
         await send_private(interaction, "Trying again now.")
 
 
-async def tell_stuck(client: discord.Client, game: Game) -> None:
-    """Say in the game's channel (its thread, if it has one) that the bot cannot move now, and how to go on.
-    Best-effort: the sweep retries the turn whether or not this is read."""
+async def tell_stuck(client: discord.Client, notice: Notice) -> int | None:
+    """Deliver the bot's apology (its search failed): said in the game's channel (its thread, if it has one), with
+    how to go on. Raising leaves it to the outbox's retry; the sweep retries the turn whether or not it is read."""
+    game = notice.game
     guild = client.get_guild(game.guild_id)
     locale = guild.preferred_locale if guild else None
     member = next((player for side, player in enumerate(game.players) if side != game.ai_side), game.players[0])
@@ -83,10 +75,7 @@ async def tell_stuck(client: discord.Client, game: Game) -> None:
     )
     view = discord.ui.View(timeout=None)
     view.add_item(BotTurnButton(game.id, locale))
-    channel = client.get_partial_messageable(game.announce_channel_id, guild_id=game.guild_id)
-    try:
-        await channel.send(text, view=view)
-    except (discord.HTTPException, TimeoutError, OSError) as error:
-        log.info("Could not say that the bot is stuck in game %s: %s", game.id, error)
-    else:
-        log.warning("The bot cannot move in game %s now (its search failed); the game was told", game.id)
+    channel = client.get_partial_messageable(notice.channel_id, guild_id=game.guild_id)
+    message = await channel.send(text, view=view, nonce=f"a{notice.id}"[:25])
+    log.warning("The bot cannot move in game %s now (its search failed); the game was told", game.id)
+    return message.id

@@ -19,7 +19,6 @@ from discord.ext import commands
 
 import games
 from cogs import present
-from cogs.announce import deliver_now
 from cogs.context import remember_members, service_of
 from cogs.tournament_news import edit_signup, standings_file
 from cogs.tournament_words import (
@@ -253,7 +252,6 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         guild_id = await self._organiser(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.tournaments.start_now(tournament, guild_id)
-        await deliver_now(interaction.client)
         found = await self.service.tournaments.tournament(tournament, guild_id)
         text = tr(
             interaction.locale,
@@ -280,7 +278,6 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
         if view.tournament.status == SIGNUP:  # the sign-up message no longer lists them
             await edit_signup(interaction.client, view, locale, signup_view(view.tournament.id, locale))
-        await deliver_now(interaction.client)
 
     @app_commands.command(name="cancel", description="Cancel a tournament: its games still on end with no result.")
     @app_commands.describe(tournament="Which tournament.")
@@ -288,7 +285,6 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         guild_id = await self._organiser(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.service.tournaments.cancel(tournament, interaction.user.id, guild_id)
-        await deliver_now(interaction.client)
         await interaction.followup.send(tr(interaction.locale, "{name} is cancelled.", name=found.name), ephemeral=True)
 
     @app_commands.command(name="standings", description="A tournament's standings and its current round.")

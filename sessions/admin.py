@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 
 import games
+from sessions.events import Owed
 from sessions.model import AnnouncementKind, Game, UserError
 from sessions.table import Table
 from storage.admin import AuditRow, Forgotten
@@ -41,7 +42,9 @@ class AdminActions:
                 raise UserError("Game #{id} is not open or in play, so there is nothing to cancel.", id=game_id)
             self._table.forget(game_id)
             pending = await self._outbox.pending_for_game(game_id)
-            return await self._table.game(game_id), pending[-1].id
+            cancelled = await self._table.game(game_id), pending[-1].id
+        self._table.events.publish(Owed((guild_id,)))  # both players are told now
+        return cancelled
 
     async def reset_leaderboard(
         self, guild_id: int, game: str, admin_id: int, *, with_records: bool
@@ -58,6 +61,8 @@ class AdminActions:
         )
         for game_id in forgotten.cancelled:
             self._table.forget(game_id)
+        if forgotten.cancelled:
+            self._table.events.publish(Owed((guild_id,)))
         return forgotten
 
     async def audit_log(self, guild_id: int) -> list[AuditRow]:

@@ -46,7 +46,7 @@ class Announcing:
     until: float  # the end of its grace (the service's clock): past it, the outbox worker owns it
     delivered: bool = False
     sent: bool = False  # the reply's request went out: what follows it lands after it
-    held: bool = False  # it waits for the bot's reply, which carries it: nothing waits for it
+    held: bool = False  # it waits for the bot's reply, which carries it (once the member's reply holds its place)
 
 
 class Announcements:
@@ -115,6 +115,15 @@ class Announcements:
         announce = self.of_report(kind, everything, by, reply_of(payload.get("reply")), held=held, at_once=True)
         return announce, kind, everything, by
 
+    async def stuck(self, game: Game) -> int:
+        """Say in the game that the bot cannot take its turn now (its search failed), and how to go on: written
+        to the outbox on its own, due at once."""
+        member = next((player for side, player in enumerate(game.players) if side != game.ai_side), game.players[0])
+        announce = Announce(AnnouncementKind.STUCK, {"member": member})
+        return await self._outbox.announce(
+            game.id, game.guild_id, game.announce_channel_id, game.ply, announce, self._table.clock()
+        )
+
     def of_closing(self, by: int, reply: ReplyTo | None) -> Announce:
         """The announcement that a challenge was declined or withdrawn."""
         payload = {"by": by, "reply": reply_payload(reply)}
@@ -133,14 +142,17 @@ class Announcements:
     # --- this process's own replies -----------------------------------------------------------------
 
     def committed(self, game: Game, announcement_id: int, reply: ReplyTo | None, held: bool = False) -> None:
-        """Remember the action just committed here: the next one waits for its reply, without asking the outbox
-        (unless it is held for the bot's reply: the bot does not wait for itself)."""
+        """Remember the action just committed here: the next one waits for its reply, without asking the outbox.
+        Held for the bot's reply, the bot waits for the member's reply to hold its place (:meth:`sending`): the
+        bot's reply fills that place in, and a reply that came later would hold a place nobody fills."""
         until = self._table.clock() + self._grace(reply)
         self._announcing.put(game.id, Announcing(game.ply, announcement_id, until, held=held))
 
     def sending(self, game_id: int, announcement_id: int) -> None:
         """The acting member's reply to this announcement is being sent: Discord takes it when the request
-        arrives, however slow its answer, so the next action need not wait for that answer to keep the order."""
+        arrives, however slow its answer, so the next action need not wait for that answer to keep the order.
+        For an announcement held for the bot's reply: the member's reply holds its place now (or could not:
+        then the bot's reply is posted on its own)."""
         known = self._announcing.get(game_id)
         if known is not None and known.announcement_id == announcement_id:
             known.sent = True
@@ -203,7 +215,7 @@ class Announcements:
     async def _awaited(self, game_id: int, ply: int | None) -> bool:
         known = self._announcing.get(game_id)
         if known is not None and ply is not None and known.ply == ply:
-            return not (known.delivered or known.sent or known.held) and known.until > self._table.clock()
+            return not (known.delivered or known.sent) and known.until > self._table.clock()
         return any(self._being_announced(pending) for pending in await self._outbox.pending_for_game(game_id))
 
     def _being_announced(self, pending: AnnouncementRow) -> bool:

@@ -1,10 +1,12 @@
 """The computer player: the bot's own turns in a game against it, hints, takebacks and post-game analyses.
 
-The searches run in the worker pool of :mod:`sessions.thinking`; the bot's moves are committed by
-:class:`sessions.turns.Turns`, as a member's are, with their announcements, and returned as reports for the cog
-to announce. A search whose worker dies is run again at once, a few times (``SEARCH_ATTEMPTS``); when every
-attempt failed the turn raises :class:`BotCannotMove`, so the game can say so (once per spell), and the sweep tries
-again later.
+The bot takes its turn when the session publishes that a game waits for it (:class:`sessions.events.BotToMove`,
+after a member's move, an accepted game in which it begins, a sweep that finds a turn a dead process never took):
+it lets the member's reply hold its place, searches in the worker pool of :mod:`sessions.thinking`, commits its
+moves through :class:`sessions.turns.Turns` as a member's are, and publishes what it did
+(:class:`sessions.events.BotMoved`) for delivery to announce in one message with the member's action. A search
+whose worker dies is run again at once, a few times (``SEARCH_ATTEMPTS``); when every attempt failed, the game is
+told once (an outbox announcement with a Try again button) and the sweep tries again later.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import games
 from engines import GameState
 from locales import N_
 from sessions.announcements import Announcements
+from sessions.events import BotMoved, BotToMove
 from sessions.log import in_force
 from sessions.model import TAKEBACK, Game, GameStatus, MoveKind, PlayedMove, ReplyTo, Report, UserError, title_of
 from sessions.table import Table
@@ -51,6 +54,46 @@ class ComputerPlayer:
         self.thinker = thinker
         self._thinking: set[int] = set()  # games whose bot move is being searched in this process
         self._stuck: set[int] = set()  # games whose bot turn failed and has not moved since (told once)
+
+    async def take_turn(self, event: BotToMove) -> None:
+        """Follows :class:`BotToMove`: the bot's turn, in the background, then what it did published. When its
+        search cannot run now, what waited for its reply is announced on its own and the game is told once."""
+        game = event.game
+        owed = False
+        try:
+            reports = await self.play(game.id)
+        except BotCannotMove as failed:
+            reports = failed.reports
+            owed = await self._announcements.release_held(game.id)
+            if failed.first:
+                await self._announcements.stuck(failed.game)
+                owed = True
+        if reports or owed:
+            self._table.events.publish(BotMoved(game, tuple(reports), owed=owed))
+
+    async def try_again(self, game_id: int, guild_id: int, user_id: int) -> None:
+        """A member asks the bot to try its turn again now (the Try again button of the bot's apology)."""
+        game = await self._table.game(game_id, guild_id)
+        if user_id not in game.players:
+            raise UserError("Only the player of game #{id} can ask me to try again.", id=game.id)
+        if game.status != GameStatus.ACTIVE or (await self._table.state(game)).to_act != game.ai_side:
+            raise UserError("Game #{id} is not waiting for my move.", id=game.id)
+        self._table.events.publish(BotToMove(game))
+
+    async def catch_up(self, game: Game) -> None:
+        """A game read where no sweep runs (a DM): if it waits for the bot and no search is under way here (a
+        restart lost it), the bot takes its turn now."""
+        waiting = game.against_bot and game.status == GameStatus.ACTIVE and game.id not in self._thinking
+        if waiting and (await self._table.state(game)).to_act == game.ai_side:
+            self._table.events.publish(BotToMove(game))
+
+    async def resume(self, guild_ids: list[int] | None = None) -> int:
+        """The sweep's part: every game of these servers that waits for a bot turn no process is taking (a dead
+        process's) is taken now. Returns how many."""
+        due = await self.games_to_move(guild_ids)
+        for game in due:
+            self._table.events.publish(BotToMove(game))
+        return len(due)
 
     async def games_to_move(self, guild_ids: list[int] | None = None) -> list[Game]:
         """Games against the bot where the bot must act: after a restart, nobody waits for a bot that forgot."""

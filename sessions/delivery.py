@@ -20,8 +20,10 @@ import os
 import socket
 import time
 import uuid
+from collections.abc import Callable, Iterable
 
 from sessions.announcements import reply_of
+from sessions.events import BotMoved, Owed, RoundComplete, SeasonOver
 from sessions.model import AnnouncementKind, GameStatus, MoveKind, PlayedMove, Report, ReportKind
 from sessions.model.notices import Bulletin, Deliver, Notice
 from sessions.records import Records
@@ -47,6 +49,35 @@ class Delivery:
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._owed_marks: list[tuple[int, int | None]] = []  # delivered, but the mark met an unavailable database
         self._orphans_released = False
+        self._courier: Deliver | None = None  # the Discord layer's requests for one notice, once attached
+        self._guilds: Callable[[], list[int]] = list
+
+    def attach(self, deliver: Deliver, guilds: Callable[[], list[int]]) -> None:
+        """The Discord layer's delivery (its requests for one notice) and the servers this process serves: what
+        the parts publish as owed is delivered with it at once, not at the next round of the outbox worker."""
+        self._courier, self._guilds = deliver, guilds
+
+    async def deliver_now(self, guild_ids: Iterable[int] | None = None) -> int:
+        """Deliver what is due in these servers (by default every server of this process) with the attached
+        delivery; returns how many were delivered (none before one is attached)."""
+        if self._courier is None:
+            return 0
+        wanted = self._guilds() if guild_ids is None else list(guild_ids)
+        return await self.deliver_due(wanted, self._courier)
+
+    async def on_owed(self, event: Owed | RoundComplete | SeasonOver) -> None:
+        """Follows what a part wrote that no member's reply carries: delivered now, in the servers it concerns
+        (the process that committed it serves them)."""
+        await self.deliver_now(event.guild_ids if isinstance(event, Owed) else [event.guild_id])
+
+    async def on_bot_moved(self, event: BotMoved) -> None:
+        """Follows the bot's turn: its moves announced from the reports they produced (with the member's action
+        before them, in one message), then whatever else it left owed."""
+        if self._courier is None:
+            return
+        await self.deliver_reports(list(event.reports), self._courier)
+        if event.owed:
+            await self.deliver_now([event.game.guild_id])
 
     async def deliver_due(self, guild_ids: list[int], deliver: Deliver) -> int:
         """Claim what is due in these servers (this process's) and deliver it; returns how many were delivered."""

@@ -48,6 +48,7 @@ class BotMoved:
 
     game: Game
     reports: tuple[Report, ...]
+    owed: bool = False  # it could not go on: what waited for its reply, and its apology, are due now
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class Owed:
     """Announcements were written that no member's reply carries (an expiry, a reminder, an admin's cancel, the
     bot's own message): deliver them now rather than at the next round of the outbox worker."""
 
-    guild_id: int
+    guild_ids: tuple[int, ...]
 
 
 Event = MoveMade | BotToMove | BotMoved | GameFinished | RoundComplete | SeasonOver | Owed

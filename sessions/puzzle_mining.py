@@ -24,6 +24,7 @@ from typing import Any
 
 import games
 from puzzles.mining import Budgets, Puzzle, mine_record
+from sessions.events import GameFinished
 from sessions.model import Game
 from sessions.model.ratings import START_MU, START_SIGMA
 from sessions.table import Table
@@ -89,6 +90,7 @@ class PuzzleMining:
         self.budgets = budgets
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._pool: ProcessPoolExecutor | None = None
+        self._following = False  # mining what a finished game published, one server's games at a time
 
     async def store(self, found: Iterable[Puzzle], *, guild_id: int | None = None, game_id: int | None = None) -> int:
         """Store puzzles (self-play ones when no server is named); returns how many were new."""
@@ -101,6 +103,18 @@ class PuzzleMining:
     async def load_shipped(self) -> int:
         """Store the shipped self-play puzzles not stored yet; returns how many were new."""
         return await self.store(await asyncio.to_thread(shipped_puzzles))
+
+    async def follow_finish(self, event: GameFinished) -> None:
+        """Follows a finished game: its server's finished games are mined now, one at a time in the niced
+        worker, rather than at the miner's next round (a round already under way takes them instead)."""
+        if self._following:
+            return
+        self._following = True
+        try:
+            while await self.mine_next([event.report.game.guild_id]) is not None:
+                pass
+        finally:
+            self._following = False
 
     async def mine_next(self, guild_ids: list[int] | None = None) -> int | None:
         """Mine one finished game (of these servers, when given): how many new puzzles it gave, None when no game

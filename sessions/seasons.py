@@ -10,6 +10,7 @@ finishing at that moment wait for it, or it for them (``storage.competition.sett
 from __future__ import annotations
 
 from competition.season import SEASON_MONTHS, add_months
+from sessions.events import GameFinished, SeasonOver
 from sessions.model import AnnouncementKind, Rating, UserError
 from sessions.table import Table
 from storage.competition import DuplicateSeason, SeasonRow
@@ -56,6 +57,7 @@ class Seasons:
         now = self._table.clock()
         if not await self._seasons.end_season(guild_id, running.number, now, announce, None, admin_id):
             raise UserError("No season is running here.")
+        self._table.events.publish(SeasonOver(guild_id, running.number))
         return running
 
     async def roll(self, guild_ids: list[int] | None = None) -> int:
@@ -69,7 +71,13 @@ class Seasons:
             announce = Announce(AnnouncementKind.SEASON_END, {"season": season.number, "next": season.number + 1})
             if await self._seasons.end_season(season.guild_id, season.number, now, announce, next_end):
                 ended += 1
+                self._table.events.publish(SeasonOver(season.guild_id, season.number))
         return ended
+
+    async def follow_finish(self, event: GameFinished) -> None:
+        """Follows a finished game: a season of its server whose time has come ends now, so the next game counts
+        in the next season, not at the next sweep."""
+        await self.roll([event.report.game.guild_id])
 
     async def season(self, guild_id: int, number: int) -> Season:
         for season in await self.of_server(guild_id):

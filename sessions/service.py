@@ -43,10 +43,13 @@ from sessions.computer import ComputerPlayer
 from sessions.daily_puzzles import DailyPuzzles
 from sessions.delivery import Delivery
 from sessions.drawing import Drawer
+from sessions.events import BotMoved, BotToMove, GameFinished, Owed, RoundComplete, SeasonOver
 from sessions.finding import Finder
 from sessions.game_records import GameRecords
 from sessions.guild_settings import ServerSettings
+from sessions.housekeeping import Housekeeping
 from sessions.lessons import Lessons
+from sessions.model import Deliver
 from sessions.open_challenges import OpenChallenges
 from sessions.puzzle_mining import PuzzleMining
 from sessions.puzzles import Puzzles
@@ -100,14 +103,42 @@ class GameService:
         self.puzzles = Puzzles(table, db.puzzles, thinker)
         self.puzzle_mining = PuzzleMining(table, db.puzzle_mining, Budgets.deep_seconds(table.settings.puzzle_seconds))
         self.daily_puzzles = DailyPuzzles(table, db.daily_puzzles, db.puzzles, self.delivery.worker)
+        self.housekeeping = Housekeeping(
+            table, self.challenges, self.turns, self.clocks, self.tournaments, self.seasons, self.computer
+        )
+
+        # What follows a commit, decided here: each part publishes what it did, these follow it.
+        events = table.events
+        events.subscribe(BotToMove, self.computer.take_turn)
+        events.subscribe(BotMoved, self.delivery.on_bot_moved)
+        events.subscribe(GameFinished, self.tournaments.follow_finish)
+        events.subscribe(GameFinished, self.seasons.follow_finish)
+        if table.settings.mine_puzzles:
+            events.subscribe(GameFinished, self.puzzle_mining.follow_finish)
+        for owed in (Owed, RoundComplete, SeasonOver):
+            events.subscribe(owed, self.delivery.on_owed)
 
     @classmethod
     async def open(cls, url: str | Path, settings: Settings | None = None) -> GameService:
         """The service on the database at ``url`` (migrated first)."""
         return cls(await Database.open(url), settings)
 
+    def start(self, deliver: Deliver, guilds: Callable[[], list[int]]) -> None:
+        """Follow every commit from now on (the bot's turns, the next rounds, mining, delivering what is owed),
+        delivering with ``deliver`` (the Discord layer's requests for one notice) in the servers ``guilds()``
+        names (this process's). Before this, the parts only do what they are asked (the tests of one part)."""
+        self.delivery.attach(deliver, guilds)
+        self._table.events.start()
+
+    async def stop(self) -> None:
+        """Follow no more commits: what follows them now (a bot's turn, a delivery) may finish for a moment, the
+        rest is cancelled and left to the next sweep. Before the Discord client closes: they deliver through it."""
+        await self._table.events.stop()
+
     async def close(self) -> None:
-        """Stop the worker pools, write the deliveries still queued, and close the database."""
+        """Stop following commits, stop the worker pools, write the deliveries still queued, and close the
+        database."""
+        await self.stop()
         self.computer.thinker.close()
         self.puzzle_mining.close()
         self._drawer.close()

@@ -37,6 +37,7 @@ class Settings:
     render_workers: int = 0  # processes that draw the boards; 0: threads of this process (sessions/drawing.py)
     analysis_seconds: float = 10.0  # search time for analysing a whole game, shared by its positions
     puzzle_seconds: float = 16.0  # mining's strongest search per position: ten times level 4's 1.6 s
+    mine_puzzles: bool = True  # mine finished games for puzzles as they end (PUZZLE_MINING)
 
 
 class Table:

@@ -22,6 +22,7 @@ from competition.pairing import Pairing
 from competition.standings import Outcome, shown, standings
 from render.standings import StandingsPicture
 from sessions.announcements import Announcements
+from sessions.events import GameFinished, Owed, RoundComplete
 from sessions.guild_settings import ServerSettings
 from sessions.model import AnnouncementKind, ChannelLink, GameStatus, ReportKind, UserError, title_of
 from sessions.model.tournaments import (
@@ -246,7 +247,7 @@ class Tournaments:
         tournament = await self.tournament(tournament_id, guild_id)
         if tournament.status != SIGNUP:
             raise UserError("{name} has already started or ended.", name=tournament.name)
-        return await self._start(tournament)
+        return self._round_written(tournament, await self._start(tournament))
 
     async def remove(self, tournament_id: int, user_id: int, admin_id: int, guild_id: int) -> TournamentView:
         """Remove a player: before the start they are simply gone; after it they are paired no more and their
@@ -257,7 +258,8 @@ class Tournaments:
         if not await self._tournaments.remove_entrant(tournament_id, user_id, admin_id, guild_id, self._table.clock()):
             raise UserError("That member is not playing in {name}.", name=tournament.name)
         await self._forfeit_removed(tournament)
-        await self._advance(await self.tournament(tournament_id))
+        self._round_written(tournament, await self._advance(await self.tournament(tournament_id)))
+        self._table.events.publish(Owed((guild_id,)))  # the forfeits' results
         return await self.view(tournament_id)
 
     async def cancel(self, tournament_id: int, admin_id: int, guild_id: int) -> Tournament:
@@ -277,6 +279,7 @@ class Tournaments:
             raise UserError("{name} is over: nothing can change now.", name=tournament.name)
         for game_id in cancelled:
             self._table.forget(game_id)
+        self._table.events.publish(Owed((guild_id,)))
         return await self.tournament(tournament_id)
 
     # --- the sweep ---------------------------------------------------------------------------------
@@ -290,15 +293,30 @@ class Tournaments:
         for tournament in await self._tournaments.tournaments_with_status([SIGNUP, RUNNING], guild_ids):
             try:
                 if tournament.status == SIGNUP:
-                    if tournament.signup_deadline <= now and await self._start(tournament):
+                    if tournament.signup_deadline <= now and self._round_written(
+                        tournament, await self._start(tournament)
+                    ):
                         changed += 1
                     continue
                 await self._forfeit_removed(tournament)
-                if await self._advance(tournament):
+                if self._round_written(tournament, await self._advance(tournament)):
                     changed += 1
             except Exception:  # one tournament's trouble must not stop the others'
                 log.exception("Tournament %s could not advance", tournament.id)
         return changed
+
+    async def follow_finish(self, event: GameFinished) -> None:
+        """Follows a finished game: a tournament's, it may complete its round, so the next round (or the end) is
+        written now rather than at the next sweep."""
+        game = event.report.game
+        if game.tournament_id is not None:
+            await self.sweep([game.guild_id])
+
+    def _round_written(self, tournament: Tournament, written: bool) -> bool:
+        """Publish that a round (or the end) of ``tournament`` was just written, when it was."""
+        if written:
+            self._table.events.publish(RoundComplete(tournament.guild_id, tournament.id))
+        return written
 
     async def _start(self, tournament: Tournament) -> bool:
         """Close the sign-up: seed the players by rating and start round 1, or cancel with too few players."""

@@ -132,6 +132,21 @@ class OutboxRepository:
         rows = await self._store.rows(sa.select(announcements).where(announcements.c.id == announcement_id))
         return AnnouncementRow.from_sql(rows[0]) if rows else None
 
+    async def announce(
+        self, game_id: int, guild_id: int, channel_id: int, ply: int, announce: Announce, now: float
+    ) -> int:
+        """An announcement about a game that no action of it writes (the bot's apology that it cannot move now),
+        in a transaction of its own; returns its id."""
+
+        def body(connection: sa.Connection) -> int:
+            ids = insert_announcements(
+                connection, game_id=game_id, guild_id=guild_id, channel_id=channel_id, ply=ply, announce=announce,
+                now=now,
+            )  # fmt: skip
+            return ids[0]
+
+        return await self._store.write(body)
+
     async def pending_for_game(self, game_id: int) -> list[AnnouncementRow]:
         """A game's undelivered announcements, oldest first."""
         rows = await self._store.rows(

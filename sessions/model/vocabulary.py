@@ -45,6 +45,7 @@ class AnnouncementKind(StrEnum):
     ABORTED = "aborted"  # a player aborted a game that had barely begun (sessions/abort.py)
     REMINDER = "reminder"  # an idle player is reminded (in a game with a clock: before the time runs out)
     PAIRED = "paired"
+    STUCK = "stuck"  # the bot cannot take its turn now (its search failed): said once, with a Try again button
     # A server's announcements about no one game (no game id): a tournament's round with its pairings and
     # standings, its end (final standings, the winner's role, or a cancellation), a season's end.
     ROUND = "round"
