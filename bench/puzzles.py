@@ -31,7 +31,7 @@ import ai
 import games
 from puzzles.mining import Budgets, Miner, Puzzle
 from puzzles.selfplay import self_play
-from sessions.puzzle_mining import position_key
+from sessions.puzzles.mining import position_key
 
 PAIRS = [pair for pair in itertools.permutations(ai.LEVELS, 2)]
 

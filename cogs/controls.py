@@ -1,8 +1,8 @@
 """Playing by taps: the components under a board of a game in play, for the member whose turn it is.
 
-A board carries the first step of its game's picker (``games/taps.py``) as select menus (or a Roll button at a dice
-point), and Resign and Abort buttons in its last row. Picking in a menu either plays the move (the answer is the new
-board, one request) or opens the next step privately (a highlighted board and the next menus), which a further pick
+A board carries the first step of its game's picker (``games/move_picker.py``) as select menus (or a Roll button at a
+dice point), and Resign and Abort buttons in its last row. Picking in a menu either plays the move (the answer is the
+new board, one request) or opens the next step privately (a highlighted board and the next menus), which a further pick
 updates in place, until the move is made: at most three taps.
 
 Every component is a ``DynamicItem`` whose ``custom_id`` holds all its state: ``tap:<game>:<ply>:<slot>:<path>``
@@ -24,7 +24,7 @@ import discord
 
 from cogs.context import PLAYING_LAYOUT, remember_members
 from engines import GameState
-from games.taps import MAX_MENUS, RESERVED, Menu, Step, Text
+from games.move_picker import MAX_MENUS, RESERVED, Menu, Step, Text
 from locales import N_, tr, words
 from sessions.model import Game, GameStatus, Report
 from sessions.service import GameService

@@ -4,7 +4,7 @@ Every press is checked against the game as stored, before anything else: only it
 is told so privately), only at the ply the board shows (a board the game moved past, or a finished game, is
 refused privately), and only the player to act may move. A pick that completes a move plays it, and the answer is
 the new board with its own components (one request); a pick that does not yet opens, or updates, a private step.
-Resign asks once more; Abort ends the game with no result at once, for either player (sessions/abort.py).
+Resign asks once more; Abort ends the game with no result at once, for either player (sessions/aborts.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from cogs.places import place_id
 from cogs.reply import reply_to
 from cogs.tree import IN_SERVER_ONLY, answer_error
 from engines import GameState
-from games.taps import Step, Unavailable
+from games.move_picker import Step, Unavailable
 from locales import N_, tr
 from sessions.host import ServiceHost
 from sessions.model import Game, GameStatus, Mention, UserError

@@ -33,9 +33,8 @@ from cogs.tournament_words import (
 from cogs.tree import IN_SERVER_ONLY, answer_error, clip
 from locales import N_, tr
 from sessions.host import ServiceHost
-from sessions.model import MOVE_TIMES, Tournament, UserError
+from sessions.model import MOVE_TIMES, Tournament, TournamentStatus, UserError
 from sessions.service import GameService
-from sessions.tournaments import SIGNUP
 
 NOT_ORGANISER = N_("Only the server's admins and its tournament organisers can do that.")
 AUTOCOMPLETE_LIMIT = 25
@@ -276,7 +275,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
             name=view.tournament.name,
         )
         await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
-        if view.tournament.status == SIGNUP:  # the sign-up message no longer lists them
+        if view.tournament.status == TournamentStatus.SIGNUP:  # the sign-up message no longer lists them
             await edit_signup(interaction.client, view, locale, signup_view(view.tournament.id, locale))
 
     @app_commands.command(name="cancel", description="Cancel a tournament: its games still on end with no result.")

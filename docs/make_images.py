@@ -21,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from engines import GameState
-from games.taps import Step
+from games.move_picker import Step
 from locales import tr, words
 from render.base import font
-from sessions.abort import abortable
+from sessions.aborts import abortable
 
 HERE = Path(__file__).resolve().parent / "images"
 SETUPS = {"iago": ({}, 36, 4), "isaac": ({}, 27, 2), "polygo": ({"size": 13}, 60, 1)}

@@ -2,8 +2,9 @@
 
 In the spirit of python-chess's ``chess.variant.VARIANTS`` / ``find_variant``: each game's facts (its title,
 sides, options, result reasons, rules summary, narration, and the engine, renderer, computer player and cog it
-uses) live in one :class:`GameEntry`, declared in ``games/<name>.py`` next to nothing else. Shared code (the bot, the
-session service, the shared cogs, the locale checks, the benches, the conformance tests) asks this module
+uses) live in one :class:`GameEntry`, declared in ``games/<name>.py`` next to nothing else, for each game whose engine
+the engines package discovers (``engines.NAMES``: one discovery of games, which the registry follows). Shared code (the
+bot, the session service, the shared cogs, the locale checks, the benches, the conformance tests) asks this module
 and never names a game. A test can :func:`register` a game of its own and play it through the bot.
 
 Nothing here imports discord, Pillow or the database: renderers, computer players and cogs are named by import
@@ -15,14 +16,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import engines
 from engines import Engine, GameState
-from games.taps import Picker
+from games.move_picker import Picker
 from locales import N_
 
 
@@ -98,7 +99,9 @@ class GameEntry:
     cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one
     chance_words: tuple[str, ...] = ()  # how chance moves begin: members may never type these
     narrator: Narrator = field(default_factory=Narrator)
-    picker: Picker = field(default_factory=Picker)  # how its moves are picked by taps under a board (games/taps.py)
+    picker: Picker = field(
+        default_factory=Picker
+    )  # how its moves are picked by taps under a board (games/move_picker.py)
 
     def new_game(self, **options: Any) -> GameState:
         return self.engine.new_game(**options)
@@ -165,12 +168,19 @@ _REGISTRY: dict[str, GameEntry] = {}
 
 
 def _discover() -> None:
-    """Load the entries that ship with the bot: every ``games/<name>.py`` declares ``ENTRY``."""
-    for info in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    """Load the entries that ship with the bot. There is one discovery of games, the engines' (``engines.NAMES``:
+    every engine module that declares its ``NAME``); each of those games has its entry in ``games/<name>.py``."""
+    for name in engines.NAMES:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            raise LookupError(f"The engine of {name!r} has no registry entry: add games/{name}.py") from None
         entry = getattr(module, "ENTRY", None)
-        if isinstance(entry, GameEntry):
-            _REGISTRY.setdefault(entry.name, entry)
+        if not isinstance(entry, GameEntry) or entry.name != name:
+            raise LookupError(f"games/{name}.py must declare ENTRY, the GameEntry named {name!r}")
+        _REGISTRY.setdefault(entry.name, entry)
 
 
 def register(entry: GameEntry) -> GameEntry:

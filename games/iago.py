@@ -5,7 +5,7 @@ from __future__ import annotations
 from engines import GameState, Phrase
 from engines import iago as engine
 from games import GameEntry, Narrator, Option, Say
-from games.taps import CHOOSE_MOVE, MAX_OPTIONS, Choice, Menu, Picker, Step, finished, menus, packed
+from games.move_picker import CHOOSE_MOVE, MAX_OPTIONS, Choice, Menu, Picker, Step, finished, menus, packed
 from locales import N_
 
 CALL = "call "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engines import GameState, Phrase
 from engines import isaac as engine
 from games import GameEntry, Narrator, Say
-from games.taps import Choice, Picker, Step, choose, finished, menus, packed
+from games.move_picker import Choice, Picker, Step, choose, finished, menus, packed
 from locales import N_
 
 PIECE = N_("{length} squares (value {value})")

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from engines import GameState, IllegalMove, Phrase
 from engines import polygo as engine
 from games import GameEntry, Narrator, Option, Say
-from games.taps import MAX_OPTIONS, Choice, Picker, Step, choose, finished, menus
+from games.move_picker import MAX_OPTIONS, Choice, Picker, Step, choose, finished, menus
 from locales import N_
 
 AREA_SIDE = 5  # points along an area's side at most: an area's anchors fit in one menu (25)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engines import isaac
 from locales import N_, tr
 from render.base import winner_first
-from render.text import (
+from render.text_fitting import (
     ALT_TEXT_LIMIT,
     GAME_OVER,
     LAST_MOVE,

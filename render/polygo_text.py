@@ -1,8 +1,8 @@
 """Polygo's position in words (issue 22): the board image's alt text and the text board.
 
 A 19x19 board late in a game holds some 250 stones, so both texts come in forms from the fullest to the most
-compact (render/text.py ``fit``): runs of stones spoken ("A to D") then written short ("A–D"), the diagram with a
-space between points then without, the legal moves listed then counted.
+compact (render/text_fitting.py ``fit``): runs of stones spoken ("A to D") then written short ("A–D"), the diagram with
+a space between points then without, the legal moves listed then counted.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from engines.polygo import BLOCKS, COLUMNS, SIDES, PolygoGame
 from locales import N_, ntr, tr
 from render.base import winner_first
-from render.text import (
+from render.text_fitting import (
     ALT_TEXT_LIMIT,
     DIAGRAM_LEFT_OUT,
     GAME_OVER,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from engines import GameState
 from games import GameEntry
 from locales import N_, tr
-from render.text import (
+from render.text_fitting import (
     ALT_TEXT_LIMIT,
     GAME_OVER,
     LAST_MOVE,

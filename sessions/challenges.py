@@ -16,7 +16,6 @@ import ai
 import games
 from sessions.announcements import Announcements
 from sessions.events import BotToMove, MoveMade
-from sessions.guild_settings import ServerSettings
 from sessions.model import (
     AnnouncementKind,
     ChannelLink,
@@ -28,6 +27,7 @@ from sessions.model import (
     UserError,
     title_of,
 )
+from sessions.server_settings import ServerSettings
 from sessions.table import Table
 from sessions.thinking import DEFAULT_LEVEL
 from sessions.turns import advance, bot_acts_next

@@ -20,8 +20,8 @@ from engines import GameState
 from locales import N_
 from sessions.announcements import Announcements
 from sessions.events import BotMoved, BotToMove
-from sessions.log import in_force
 from sessions.model import TAKEBACK, Game, GameStatus, MoveKind, PlayedMove, ReplyTo, Report, UserError, title_of
+from sessions.move_log import in_force
 from sessions.table import Table
 from sessions.thinking import DEFAULT_LEVEL, HINT_LEVEL, HINT_SECONDS, Thinker, ThinkingFailed
 from sessions.turns import Turns

@@ -26,7 +26,7 @@ from sessions.announcements import reply_of
 from sessions.events import BotMoved, Owed, RoundComplete, SeasonOver
 from sessions.model import AnnouncementKind, GameStatus, MoveKind, PlayedMove, Report, ReportKind
 from sessions.model.notices import Bulletin, Deliver, Notice
-from sessions.records import Records
+from sessions.ratings import Ratings
 from sessions.table import Table
 from storage.database import OutboxRepository
 from storage.faults import DatabaseUnavailable
@@ -42,10 +42,10 @@ LAST_RETRY = 300.0  # ... up to five minutes
 
 
 class Delivery:
-    def __init__(self, table: Table, outbox: OutboxRepository, records: Records) -> None:
+    def __init__(self, table: Table, outbox: OutboxRepository, ratings: Ratings) -> None:
         self._table = table
         self._outbox = outbox
-        self._records = records
+        self._ratings = ratings
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._owed_marks: list[tuple[int, int | None]] = []  # delivered, but the mark met an unavailable database
         self._orphans_released = False
@@ -196,7 +196,7 @@ class Delivery:
         finish = None
         starting = (AnnouncementKind.START, AnnouncementKind.PAIRED)
         if game.status == GameStatus.FINISHED and ply == game.ply and announcement.kind not in starting:
-            finish = await self._records.finish_of(game)
+            finish = await self._ratings.finish_of(game)
         kind = ReportKind(announcement.kind)
         return Report(game, state, played, finish, announcement.id, kind, payload.get("by"), ply)
 

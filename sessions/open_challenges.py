@@ -12,9 +12,9 @@ from typing import Any
 
 from sessions.announcements import Announcements
 from sessions.challenges import MAX_OPEN_CHALLENGES, Challenges
-from sessions.guild_settings import ServerSettings
 from sessions.model import Game, GameStatus, ReplyTo, Report, ReportKind, UserError
-from sessions.records import Records
+from sessions.ratings import Ratings
+from sessions.server_settings import ServerSettings
 from sessions.table import Table
 from sessions.turns import advance
 from storage.database import ChallengeRepository
@@ -30,14 +30,14 @@ class OpenChallenges:
         challenge_repository: ChallengeRepository,
         announcements: Announcements,
         challenges: Challenges,
-        records: Records,
+        ratings: Ratings,
         server_settings: ServerSettings,
     ) -> None:
         self._table = table
         self._challenge_repository = challenge_repository
         self._announcements = announcements
         self._challenges = challenges
-        self._records = records
+        self._ratings = ratings
         self._server_settings = server_settings
 
     async def offer(
@@ -137,7 +137,7 @@ class OpenChallenges:
     async def _check_rating(self, game: Game, user_id: int) -> None:
         if game.rating_min is None and game.rating_max is None:
             return
-        shown = (await self._records.rating(game.guild_id, game.name, user_id)).shown
+        shown = (await self._ratings.rating(game.guild_id, game.name, user_id)).shown
         low = game.rating_min if game.rating_min is not None else RATING_RANGE[0]
         high = game.rating_max if game.rating_max is not None else RATING_RANGE[1]
         if not low <= shown <= high:

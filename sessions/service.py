@@ -1,28 +1,35 @@
-"""The session service: the one door the cogs use, in front of named parts that each do one thing.
+"""The session service: named parts, each doing one thing, built and wired here; the cogs call the parts.
 
-It is the only place that combines engines, storage, rendering and the AI, and it knows nothing of Discord: cogs
-call it with plain ids and text and turn its reports (or its :class:`UserError`) into replies. Each part is a
-module of its own, readable in one sitting, with its own tests:
+It is the only place that combines engines, storage, rendering and the AI, and it knows nothing of Discord: a cog
+calls a part with plain ids and text (``service.turns.play(...)``) and turns its report (or its ``UserError``) into
+a reply. Every type a cog names is in :mod:`sessions.model`. A part commits an action and its announcement in one
+transaction, then publishes what happened (:mod:`sessions.events`); the parts that follow it subscribe here. The
+parts, each a module of its own, readable in one sitting, with its own tests:
 
-    Table           sessions/table.py          settings, clock and dice; per-game locks and states; a game and its log
-    ServerSettings  sessions/guild_settings.py a server's settings, and its admins' changes
-    Records         sessions/records.py        the ratings a finish writes; leaderboards and stats
-    Announcements   sessions/announcements.py  what an action announces, and this process's own replies
-    Challenges      sessions/challenges.py     offered, accepted, declined, withdrawn, expired; rematches
-    Turns           sessions/turns.py          moves, dice, resignations, timeout claims, reminders
-    ComputerPlayer  sessions/computer.py       the bot's own turns, hints, takebacks and analyses
-    Finder          sessions/finding.py        which game a command means; the server's game lists
-    Delivery        sessions/delivery.py       the outbox worker's claim, lease, retry and give-up
-    Drawer          sessions/drawing.py        board images and animations, drawn in worker processes
-    AdminActions    sessions/admin.py          an admin's cancels, resets and forgets, and the audit log
-    Aborts          sessions/abort.py          a player's abort of a game that has barely begun
-    OpenChallenges  sessions/open_challenges.py challenges anyone may accept, the first to press Accept plays
-    Clocks          sessions/clocks.py         a clocked game's reminder before its time runs out, loss on time
-    Tournaments     sessions/tournaments.py    sign-up, the rounds the bot pairs, standings, removals, cancels
-    Seasons         sessions/seasons.py        a server's seasons: their ratings, boards and rollover
+    finder           sessions/finding.py          a game and how it stands; which game a command means; game lists
+    server_settings  sessions/server_settings.py  a server's settings, and its admins' changes
+    ratings          sessions/ratings.py          the ratings a finish writes; leaderboards and stats
+    announcements    sessions/announcements.py    what an action announces, and this process's own replies
+    delivery         sessions/delivery.py         the outbox: claim, lease, deliver through the Discord layer, retry
+    challenges       sessions/challenges.py       offered, declined, withdrawn, expired; rematches; the bot's games
+    open_challenges  sessions/open_challenges.py  accepting a challenge, the open seat anyone may take
+    turns            sessions/turns.py            moves, dice, resignations, timeout claims, reminders
+    clocks           sessions/clocks.py           a clocked game's reminder before its time runs out, loss on time
+    aborts           sessions/aborts.py           a player's abort of a game that has barely begun
+    computer         sessions/computer.py         the bot's own turns, hints, takebacks and analyses
+    boards           sessions/boards.py           board images, their words, animations, standings pictures
+    game_records     sessions/game_records.py     a game as a record file, and reading one back
+    admin            sessions/admin.py            an admin's cancels, resets and forgets, and the audit log
+    tournaments      sessions/tournaments.py      sign-up, the rounds the bot pairs, standings, removals, cancels
+    seasons          sessions/seasons.py          a server's seasons: their ratings, boards and rollover
+    lessons          sessions/lessons.py          each member's place in each game's course
+    puzzles          sessions/puzzles/solving.py  solving and rating puzzles
+    puzzle_mining    sessions/puzzles/mining.py   mining finished games for puzzles, in a niced worker
+    daily_puzzles    sessions/puzzles/daily.py    each server's daily puzzle, posted once
+    housekeeping     sessions/housekeeping.py     the chores no action starts, swept every minute
 
-This class builds them and names, once, which part answers each call; each part is handed the storage repositories
-it uses (``db.games``, ``db.outbox``, ...), and no other.
+What they share (the settings, the clock, the dice, the per-game locks, the replayed states, the event bus) is the
+``Table`` (sessions/table.py); each part receives only the storage repositories it uses.
 """
 
 from __future__ import annotations
@@ -33,28 +40,28 @@ from collections.abc import Callable
 from pathlib import Path
 
 from puzzles.mining import Budgets
-from sessions.abort import Aborts
+from sessions.aborts import Aborts
 from sessions.admin import AdminActions
 from sessions.announcements import Announcements
 from sessions.boards import Boards
 from sessions.challenges import Challenges
 from sessions.clocks import Clocks
 from sessions.computer import ComputerPlayer
-from sessions.daily_puzzles import DailyPuzzles
 from sessions.delivery import Delivery
 from sessions.drawing import Drawer
 from sessions.events import BotMoved, BotToMove, GameFinished, Owed, RoundComplete, SeasonOver
 from sessions.finding import Finder
 from sessions.game_records import GameRecords
-from sessions.guild_settings import ServerSettings
 from sessions.housekeeping import Housekeeping
 from sessions.lessons import Lessons
 from sessions.model import Deliver
 from sessions.open_challenges import OpenChallenges
-from sessions.puzzle_mining import PuzzleMining
-from sessions.puzzles import Puzzles
-from sessions.records import Records
+from sessions.puzzles.daily import DailyPuzzles
+from sessions.puzzles.mining import PuzzleMining
+from sessions.puzzles.solving import Puzzles
+from sessions.ratings import Ratings
 from sessions.seasons import Seasons
+from sessions.server_settings import ServerSettings
 from sessions.table import Settings, Table
 from sessions.thinking import Thinker
 from sessions.tournaments import Tournaments
@@ -80,7 +87,7 @@ class GameService:
         self._drawer = Drawer(table.settings.render_workers)
         self.finder = Finder(table, db.games)
         self.server_settings = ServerSettings(table, db.admin)
-        self.ratings = Records(db.ratings)
+        self.ratings = Ratings(db.ratings)
         self.announcements = Announcements(table, db.outbox)
         self.delivery = Delivery(table, db.outbox, self.ratings)
         self.challenges = Challenges(table, db.challenges, self.announcements, self.server_settings)

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from engines import GameState
 from sessions.events import EventBus
-from sessions.log import replay
 from sessions.memory import KeyedLocks, LruCache
 from sessions.model import Game, GameStatus, UserError
+from sessions.move_log import replay
 from storage.database import GameRepository
 
 MAX_GAME_ID = 2**63 - 1  # the database's integer range; larger ids cannot exist

@@ -23,8 +23,16 @@ from competition.standings import Outcome, shown, standings
 from render.standings import StandingsPicture
 from sessions.announcements import Announcements
 from sessions.events import GameFinished, Owed, RoundComplete
-from sessions.guild_settings import ServerSettings
-from sessions.model import AnnouncementKind, ChannelLink, GameStatus, ReportKind, UserError, title_of
+from sessions.model import (
+    AnnouncementKind,
+    ChannelLink,
+    GameStatus,
+    ReportKind,
+    TournamentFormat,
+    TournamentStatus,
+    UserError,
+    title_of,
+)
 from sessions.model.tournaments import (
     FEWEST_PLAYERS,
     FORMATS,
@@ -38,10 +46,11 @@ from sessions.model.tournaments import (
     TournamentView,
     points_of,
 )
-from sessions.records import Records
+from sessions.ratings import Ratings
+from sessions.server_settings import ServerSettings
 from sessions.table import Table
 from sessions.turns import Turns, advance
-from storage.competition import CANCELLED, FINISHED, RUNNING, SIGNUP, NewBoard
+from storage.competition import NewBoard
 from storage.database import TournamentRepository
 from storage.outbox import Announce
 
@@ -74,7 +83,7 @@ class Tournaments:
         self,
         table: Table,
         tournaments: TournamentRepository,
-        records: Records,
+        ratings: Ratings,
         turns: Turns,
         announcements: Announcements,
         server_settings: ServerSettings,
@@ -83,7 +92,7 @@ class Tournaments:
         self._offload = offload  # the Swiss pairing runs in a drawing worker: a big round takes a while
         self._table = table
         self._tournaments = tournaments
-        self._records = records
+        self._ratings = ratings
         self._turns = turns
         self._announcements = announcements
         self._server_settings = server_settings
@@ -124,9 +133,9 @@ class Tournaments:
             raise UserError("Give the tournament a name of 1 to 80 characters.")
         if format not in FORMATS:
             raise UserError("The format is Swiss or round robin.")
-        if format == "swiss" and not 1 <= rounds <= MOST_SWISS_ROUNDS:
+        if format == TournamentFormat.SWISS and not 1 <= rounds <= MOST_SWISS_ROUNDS:
             raise UserError("A Swiss tournament has 1 to {most} rounds.", most=MOST_SWISS_ROUNDS)
-        if format == "round_robin" and rounds not in (1, 2):
+        if format == TournamentFormat.ROUND_ROBIN and rounds not in (1, 2):
             raise UserError("A round robin has one or two legs: set rounds to 1 or 2.")
         if move_seconds not in MOVE_TIMES:
             raise UserError("Choose a time per move from the list.")
@@ -154,8 +163,8 @@ class Tournaments:
             game=game,
             options=options,
             format=format,
-            rounds=rounds if format == "swiss" else 0,
-            legs=rounds if format == "round_robin" else 1,
+            rounds=rounds if format == TournamentFormat.SWISS else 0,
+            legs=rounds if format == TournamentFormat.ROUND_ROBIN else 1,
             move_seconds=float(move_seconds),
             rated=rated,
             signup_deadline=now + signup_minutes * 60,
@@ -178,8 +187,12 @@ class Tournaments:
 
     async def of_server(self, guild_id: int) -> list[Tournament]:
         """The server's tournaments in sign-up or running, then the last five that ended, the newest first."""
-        on = await self._tournaments.tournaments_with_status([SIGNUP, RUNNING], [guild_id])
-        ended = await self._tournaments.tournaments_with_status([FINISHED, CANCELLED], [guild_id])
+        on = await self._tournaments.tournaments_with_status(
+            [TournamentStatus.SIGNUP, TournamentStatus.RUNNING], [guild_id]
+        )
+        ended = await self._tournaments.tournaments_with_status(
+            [TournamentStatus.FINISHED, TournamentStatus.CANCELLED], [guild_id]
+        )
         return sorted(on, key=lambda t: -t.id) + sorted(ended, key=lambda t: -t.id)[:5]
 
     async def join(self, tournament_id: int, user_id: int, guild_id: int, message_id: int | None = None) -> Tournament:
@@ -206,7 +219,7 @@ class Tournaments:
         tournament = await self.tournament(tournament_id, guild_id)
         if message_id is not None and tournament.message_id not in (None, message_id):
             raise UserError("This button does not belong to that tournament. Use the buttons on its own message.")
-        if tournament.status != SIGNUP or tournament.signup_deadline <= self._table.clock():
+        if tournament.status != TournamentStatus.SIGNUP or tournament.signup_deadline <= self._table.clock():
             raise UserError("The sign-up for {name} is over.", name=tournament.name)
         return tournament
 
@@ -216,7 +229,7 @@ class Tournaments:
         """A tournament with its players, its boards and its standings now."""
         tournament = await self.tournament(tournament_id, guild_id)
         players = await self._tournaments.entrants(tournament_id)
-        if tournament.status != SIGNUP:
+        if tournament.status != TournamentStatus.SIGNUP:
             players.sort(key=lambda player: (player.seed is None, player.seed or 0, player.joined_at))
         rows = await self._tournaments.pairings(tournament_id)
         boards = [
@@ -245,7 +258,7 @@ class Tournaments:
     async def start_now(self, tournament_id: int, guild_id: int) -> bool:
         """An organiser closes the sign-up early and starts round 1 (or cancels, with too few players)."""
         tournament = await self.tournament(tournament_id, guild_id)
-        if tournament.status != SIGNUP:
+        if tournament.status != TournamentStatus.SIGNUP:
             raise UserError("{name} has already started or ended.", name=tournament.name)
         return self._round_written(tournament, await self._start(tournament))
 
@@ -253,7 +266,7 @@ class Tournaments:
         """Remove a player: before the start they are simply gone; after it they are paired no more and their
         remaining games are forfeited (the game being played now, and in a round robin every later one)."""
         tournament = await self.tournament(tournament_id, guild_id)
-        if tournament.status not in (SIGNUP, RUNNING):
+        if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
             raise UserError("{name} is over: nothing can change now.", name=tournament.name)
         if not await self._tournaments.remove_entrant(tournament_id, user_id, admin_id, guild_id, self._table.clock()):
             raise UserError("That member is not playing in {name}.", name=tournament.name)
@@ -269,7 +282,7 @@ class Tournaments:
         game_announce = Announce(AnnouncementKind.CANCELLED, {"by": admin_id, "was": GameStatus.ACTIVE})
         cancelled = await self._tournaments.end_tournament(
             tournament_id,
-            status=CANCELLED,
+            status=TournamentStatus.CANCELLED,
             now=self._table.clock(),
             announce=announce,
             admin_id=admin_id,
@@ -290,9 +303,11 @@ class Tournaments:
         followed by the next, or by the final standings. Returns how many changes were written."""
         changed = 0
         now = self._table.clock()
-        for tournament in await self._tournaments.tournaments_with_status([SIGNUP, RUNNING], guild_ids):
+        for tournament in await self._tournaments.tournaments_with_status(
+            [TournamentStatus.SIGNUP, TournamentStatus.RUNNING], guild_ids
+        ):
             try:
-                if tournament.status == SIGNUP:
+                if tournament.status == TournamentStatus.SIGNUP:
                     if tournament.signup_deadline <= now and self._round_written(
                         tournament, await self._start(tournament)
                     ):
@@ -324,17 +339,17 @@ class Tournaments:
         if len(players) < FEWEST_PLAYERS:
             announce = Announce(AnnouncementKind.TOURNAMENT_END, {"tournament": tournament.id, "why": "too_few"})
             done = await self._tournaments.end_tournament(
-                tournament.id, status=CANCELLED, now=self._table.clock(), announce=announce
+                tournament.id, status=TournamentStatus.CANCELLED, now=self._table.clock(), announce=announce
             )
             return done is not None
         rated = []
         for player in players:
-            rating = await self._records.rating(tournament.guild_id, tournament.game, player.user_id)
+            rating = await self._ratings.rating(tournament.guild_id, tournament.game, player.user_id)
             rated.append((player, rating.mu))
         rated.sort(key=lambda pair: (-pair[1], pair[0].joined_at, pair[0].user_id))
         seeds = [(player.user_id, seed, mu) for seed, (player, mu) in enumerate(rated, start=1)]
         order = [user for user, _, _ in seeds]
-        if tournament.format == "swiss":
+        if tournament.format == TournamentFormat.SWISS:
             rounds = min(tournament.rounds, swiss.most_rounds(len(order)))
             first = await self._offload(
                 swiss.pair_round, [swiss.Entrant(user, rank) for rank, user in enumerate(order)]
@@ -347,7 +362,7 @@ class Tournaments:
 
     async def _advance(self, tournament: Tournament) -> bool:
         """After the last game of a round: the next round, or the end."""
-        if tournament.status != RUNNING:
+        if tournament.status != TournamentStatus.RUNNING:
             return False
         view = await self.view(tournament.id)
         current = view.round_boards(tournament.round)
@@ -358,7 +373,7 @@ class Tournaments:
             return await self._finish(tournament, "finished")
         if len(view.active_players) < FEWEST_PLAYERS:
             return await self._finish(tournament, "too_few_left")
-        if tournament.format == "swiss":
+        if tournament.format == TournamentFormat.SWISS:
             pairings = await self._offload(swiss.pair_round, self._entrants(view))
             if pairings is None:
                 return await self._finish(tournament, "no_pairing")
@@ -447,14 +462,18 @@ class Tournaments:
     async def _finish(self, tournament: Tournament, why: str) -> bool:
         announce = Announce(AnnouncementKind.TOURNAMENT_END, {"tournament": tournament.id, "why": why})
         done = await self._tournaments.end_tournament(
-            tournament.id, status=FINISHED, now=self._table.clock(), announce=announce, expected_round=tournament.round
+            tournament.id,
+            status=TournamentStatus.FINISHED,
+            now=self._table.clock(),
+            announce=announce,
+            expected_round=tournament.round,
         )
         return done is not None
 
     async def _forfeit_removed(self, tournament: Tournament) -> None:
         """Forfeit the games still on of players an organiser removed (done again by the next sweep if the process
         died in between)."""
-        if tournament.status != RUNNING:
+        if tournament.status != TournamentStatus.RUNNING:
             return
         removed = {p.user_id for p in await self._tournaments.entrants(tournament.id) if p.removed_at is not None}
         if not removed:

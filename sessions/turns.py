@@ -17,7 +17,6 @@ from engines import GameState, IllegalMove
 from locales import N_
 from sessions.announcements import Announcements
 from sessions.events import BotToMove, GameFinished, MoveMade
-from sessions.guild_settings import ServerSettings
 from sessions.model import (
     Ending,
     Game,
@@ -30,7 +29,8 @@ from sessions.model import (
     ReportKind,
     UserError,
 )
-from sessions.records import Records
+from sessions.ratings import Ratings
+from sessions.server_settings import ServerSettings
 from sessions.table import Table
 from storage.database import GameRepository
 from storage.outbox import Supersede
@@ -70,13 +70,13 @@ class Turns:
         table: Table,
         games: GameRepository,
         announcements: Announcements,
-        records: Records,
+        ratings: Ratings,
         server_settings: ServerSettings,
     ) -> None:
         self._table = table
         self._games = games
         self._announcements = announcements
-        self._records = records
+        self._ratings = ratings
         self._server_settings = server_settings
 
     async def play(
@@ -256,7 +256,7 @@ class Turns:
                 rows,
                 self._table.clock(),
                 finish,
-                settle=self._records.rate,
+                settle=self._ratings.rate,
                 announce=announce,
                 replacing=replacing,
             )
@@ -270,7 +270,7 @@ class Turns:
             self._table.remember(game.id, after.ply, state)
         announcement_id = written.announcement_ids[0]
         self._announcements.committed(after, announcement_id, reply, held)
-        settled = None if written.settlement is None else self._records.finish(after, written.settlement)
+        settled = None if written.settlement is None else self._ratings.finish(after, written.settlement)
         by: int | None = user_id
         if written.superseded and joined is not None:
             _, kind, played, by = joined
@@ -301,7 +301,7 @@ class Turns:
     ) -> Report:
         announce = self._announcements.of_report(ReportKind.FINISH, [], user_id, reply)
         result = (winner, reason, state.scores())
-        settle = self._records.rate if rate else None
+        settle = self._ratings.rate if rate else None
         try:
             written = await self._games.finish_without_move(
                 game.id, game.ply, result, self._table.clock(), settle=settle, announce=announce
@@ -313,7 +313,7 @@ class Turns:
         announcement_id = written.announcement_ids[0]
         self._announcements.committed(after, announcement_id, reply)
         assert written.settlement is not None
-        finished = self._records.finish(after, written.settlement)
+        finished = self._ratings.finish(after, written.settlement)
         return self._published(Report(after, state, [], finished, announcement_id, ReportKind.FINISH, user_id))
 
     async def due_reminders(self, guild_ids: list[int] | None = None) -> list[tuple[Game, int]]:

@@ -1,7 +1,7 @@
 """Queries for each server's daily puzzle: the servers that want one, the day's choice, and the claims of its two
 jobs (post it, reveal its solution). Every claim is one conditional write with a lease, as the outbox's are, so two
 processes never post one day's puzzle twice. No policy here (when a day begins, which puzzle suits the server):
-that is the service's (sessions/daily_puzzles.py)."""
+that is the service's (sessions/puzzles/daily.py)."""
 
 from __future__ import annotations
 

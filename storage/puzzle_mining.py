@@ -1,7 +1,7 @@
 """Queries for mining puzzles from finished games: claiming a game to mine and storing what it gave. Every claim is
 one conditional write with a lease, as the outbox's are, so two processes never mine one game; a worker that dies
 lets its lease lapse. No policy here (which games are worth mining, the searches): that is the service's
-(sessions/puzzle_mining.py)."""
+(sessions/puzzles/mining.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Queries for puzzles: the puzzles themselves, members' attempts and puzzle ratings. No policy here (which puzzle
-suits whom, how a rating moves): that is the service's (sessions/puzzles.py). Mining finished games for puzzles is
-``storage/puzzle_mining.py``'s, each server's daily puzzle ``storage/daily_puzzles.py``'s; the rows they all hand out
+suits whom, how a rating moves): that is the service's (sessions/puzzles/solving.py). Mining finished games for puzzles
+is ``storage/puzzle_mining.py``'s, each server's daily puzzle ``storage/daily_puzzles.py``'s; the rows they all hand out
 are here."""
 
 from __future__ import annotations

@@ -223,7 +223,7 @@ sa.Index(
 sa.Index("announcements_by_game", announcements.c.game_id, announcements.c.id)
 
 # Per-server settings chosen by the server's admins; NULL in a column means the operator's default (see
-# sessions/guild_settings.py, which merges the two).
+# sessions/server_settings.py, which merges the two).
 guild_settings = sa.Table(
     "guild_settings",
     metadata,

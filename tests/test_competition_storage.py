@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 import sqlalchemy as sa
 
-from sessions.records import Records
+from sessions.ratings import Ratings
 from storage.competition import NewBoard
 from storage.database import Announce, Database
 from storage.rows import OPEN_SEAT
@@ -133,7 +133,7 @@ async def test_a_rated_game_counts_in_the_running_season_from_a_fresh_start(dbs:
             challenger_id=ALICE, rated=True, now=2.0, expires_at=900.0,
         )  # fmt: skip
         assert await db.challenges.activate(game_id, 2.0, [])
-        await db.games.finish_without_move(game_id, 0, (winner, "resign", (0, 0)), 3.0, settle=Records.rate)
+        await db.games.finish_without_move(game_id, 0, (winner, "resign", (0, 0)), 3.0, settle=Ratings.rate)
     board = await db.seasons.season_leaderboard(GUILD, 1, "iago", 10)
     overall = {row.user_id: row for row in await db.ratings.leaderboard(GUILD, "iago", 10)}
     assert {user: played for _, user, _, _, played in board} == {ALICE: 2, BOB: 2}
@@ -146,7 +146,7 @@ async def test_a_rated_game_counts_in_the_running_season_from_a_fresh_start(dbs:
         challenger_id=ALICE, rated=True, now=6.0, expires_at=900.0,
     )  # fmt: skip
     assert await db.challenges.activate(game_id, 6.0, [])
-    await db.games.finish_without_move(game_id, 0, (0, "resign", (0, 0)), 7.0, settle=Records.rate)
+    await db.games.finish_without_move(game_id, 0, (0, "resign", (0, 0)), 7.0, settle=Ratings.rate)
     assert await count(db, sa.select(sa.func.count()).select_from(season_ratings)) == 2
     assert [played for *_, played in await db.seasons.season_leaderboard(GUILD, 1, None, 10)] == [2, 2]
 
@@ -178,7 +178,7 @@ async def test_forgetting_a_member_takes_them_out_of_seasons_and_tournaments(dbs
         challenger_id=ALICE, rated=True, now=2.0, expires_at=900.0,
     )  # fmt: skip
     assert await db.challenges.activate(game_id, 2.0, [])
-    await db.games.finish_without_move(game_id, 0, (0, "resign", (0, 0)), 3.0, settle=Records.rate)
+    await db.games.finish_without_move(game_id, 0, (0, "resign", (0, 0)), 3.0, settle=Ratings.rate)
     running, signing_up = await new_tournament(db), await new_tournament(db)
     for tournament_id in (running, signing_up):
         for user in (ALICE, BOB, CAROL):

@@ -12,8 +12,8 @@ import pytest
 import games
 from locales import tr
 from sessions import game_records
-from sessions.log import replay
 from sessions.model import TAKEBACK, UserError
+from sessions.move_log import replay
 from tests.test_conformance import game_of
 
 

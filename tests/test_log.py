@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import games
-from sessions.log import replay
 from sessions.model import TAKEBACK
+from sessions.move_log import replay
 
 IAGO = games.find("iago")
 OPTIONS = {"variant": "standard"}

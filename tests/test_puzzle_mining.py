@@ -13,7 +13,7 @@ import pytest
 import engines
 import games
 from puzzles.mining import MARGIN, Budgets, Miner, Puzzle, Step, is_only_move, judge_move, position, verify
-from sessions.puzzle_mining import position_key, shipped_puzzles
+from sessions.puzzles.mining import position_key, shipped_puzzles
 
 RECORDS = Path(__file__).resolve().parent / "data" / "puzzle_records.jsonl"
 MINING = Budgets().scaled(0.1)  # the strongest search 1.6 s, each rival 0.16 s

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import engines
 import games
 from tests.fourth_game.entry import ENTRY as FOURTH_GAME
 
@@ -21,7 +22,7 @@ SHARED = [
     "ai/search.py",
     "engines/__init__.py",
     "games/__init__.py",
-    "games/taps.py",
+    "games/move_picker.py",
     "lessons/__init__.py",
     "sessions",
     "puzzles",
@@ -30,7 +31,7 @@ SHARED = [
     "render/base.py",
     "render/animation.py",
     "render/marks.py",
-    "render/text.py",
+    "render/text_fitting.py",
     *(str(path.relative_to(ROOT)) for path in sorted((ROOT / "cogs").glob("*.py")) if path.stem not in GAME_COGS),
     "bench/interaction.py",
     "bench/load.py",
@@ -105,3 +106,12 @@ def test_the_files_adding_a_game_md_lists_are_the_files_a_game_has() -> None:
             else:
                 assert exists, path
     assert {needed.split("`")[1] for needed, _ in rows} >= {"engines/<name>.py", "render/<name>.py", "games/<name>.py"}
+
+
+def test_the_registry_follows_the_engines_one_discovery_of_games() -> None:
+    """One discovery of games (issue 28): the engines package finds the games (``engines.NAMES``, the engine
+    contract's names), and the registry holds an entry for each of them and ships no other."""
+    shipped = [entry.name for entry in games.entries() if entry.name in engines.NAMES]
+    assert tuple(shipped) == engines.NAMES
+    for name in engines.NAMES:
+        assert games.find(name).engine is engines.get(name)

@@ -17,7 +17,7 @@ import games
 from engines import GameState, iago, isaac, polygo
 from locales import tr
 from render import iago_text, isaac_text, polygo_text
-from render.text import ALT_TEXT_LIMIT, MESSAGE_LIMIT, cut, fit, runs
+from render.text_fitting import ALT_TEXT_LIMIT, MESSAGE_LIMIT, cut, fit, runs
 from tests.render_cases import JAPANESE_NAMES
 
 LANGUAGES = (("en", ("Alice", "Bob")), ("ja", JAPANESE_NAMES))

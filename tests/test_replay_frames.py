@@ -12,8 +12,8 @@ from render import iago as iago_render
 from render import polygo as polygo_render
 from sessions.boards import frames_of
 from sessions.drawing import frame_labels
-from sessions.log import replay
 from sessions.model import TAKEBACK
+from sessions.move_log import replay
 
 
 def test_a_polygo_replay_has_one_frame_per_placement_with_its_roll() -> None:

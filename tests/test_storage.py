@@ -20,7 +20,7 @@ from alembic.script import ScriptDirectory
 import engines
 from sessions.model import Rating
 from sessions.model.ratings import rate
-from sessions.records import Records
+from sessions.ratings import Ratings
 from sessions.service import GameService
 from storage.database import Announce, Database, DuplicateChallenge, DuplicateRematch, GameRow, StalePly
 from storage.migrate import alembic_config, migration_connection, upgrade_url
@@ -61,7 +61,7 @@ async def new_game(
 
 
 def settle_with_openskill(row: GameRow, old: dict[int, Any]) -> dict[int, tuple[float, float, float]]:
-    return Records.rate(row, old)
+    return Ratings.rate(row, old)
 
 
 async def scalar(db: Database, sql: str, **params: Any) -> Any:

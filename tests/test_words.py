@@ -9,7 +9,7 @@ import pytest
 
 import games
 from games import GameEntry
-from render.text import ALT_TEXT_LIMIT, MESSAGE_LIMIT
+from render.text_fitting import ALT_TEXT_LIMIT, MESSAGE_LIMIT
 from sessions.board_descriptions import alt_text, animation_alt_text, generic_alt_text, text_board
 from tests.fourth_game.entry import ENTRY as TICTACTOE
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engines import GameState, IllegalMove, Phrase
 from games import GameEntry, Say
-from games.taps import MAX_MENUS, RESERVED, Menu, Step, Text, Unavailable
+from games.move_picker import MAX_MENUS, RESERVED, Menu, Step, Text, Unavailable
 from lessons import Judgement, Place, Said
 from sessions.model.games import Finish, Game, PlayedMove, ReplyTo, Report, title_of
 from sessions.model.lessons import LessonPage
@@ -37,7 +37,7 @@ from sessions.model.vocabulary import (
     ReportKind,
 )
 from storage.faults import DatabaseUnavailable
-from storage.rows import OPEN_SEAT
+from storage.rows import OPEN_SEAT, AttemptStatus, TournamentFormat, TournamentStatus
 
 __all__ = [
     "CHALLENGE_MINUTES",
@@ -55,6 +55,7 @@ __all__ = [
     "TOO_BIG",
     "AnnouncementKind",
     "Answer",
+    "AttemptStatus",
     "Board",
     "Bulletin",
     "ChannelLink",
@@ -89,6 +90,8 @@ __all__ = [
     "Step",
     "Text",
     "Tournament",
+    "TournamentFormat",
+    "TournamentStatus",
     "TournamentView",
     "Unavailable",
     "UserError",

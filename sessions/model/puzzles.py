@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from engines import GameState
 from storage.puzzles import AttemptRow, DailyRow, PuzzleRow
+from storage.rows import AttemptStatus
 
 DAY = 24 * 60 * 60
 
@@ -48,7 +49,7 @@ class PuzzleView:
 
     @property
     def finished(self) -> bool:
-        return self.attempt.status != "open"
+        return self.attempt.status != AttemptStatus.OPEN
 
     @property
     def expected(self) -> str | None:

@@ -1,4 +1,7 @@
-"""Per-server, per-game ratings with OpenSkill (Plackett-Luce), on a chess-like 1500 scale."""
+"""Ratings with OpenSkill (Plackett-Luce), on a chess-like 1500 scale: the one place that moves a rating.
+
+A game's two players (per server and game), and a member against a puzzle, are rated by the same update
+(:func:`rate_pair`)."""
 
 from __future__ import annotations
 
@@ -29,12 +32,19 @@ class Rating:
         return round(self.mu)
 
 
+Skill = tuple[float, float]  # (mu, sigma)
+
+
+def rate_pair(first: Skill, second: Skill, winner: int | None) -> tuple[Skill, Skill]:
+    """The two sides' new (mu, sigma) after one encounter: ``winner`` 0 (``first`` won), 1, or None (a draw)."""
+    ranks = [1, 1] if winner is None else [1 if winner == side else 2 for side in (0, 1)]
+    (new0,), (new1,) = MODEL.rate(
+        [[MODEL.create_rating(list(first))], [MODEL.create_rating(list(second))]], ranks=ranks
+    )
+    return (new0.mu, new0.sigma), (new1.mu, new1.sigma)
+
+
 def rate(ratings: tuple[Rating, Rating], winner: int | None) -> tuple[Rating, Rating]:
     """New ratings after one game between player 0 and player 1; winner None is a draw."""
-    ranks = [1, 1] if winner is None else [1 if winner == side else 2 for side in (0, 1)]
-    teams = [[MODEL.create_rating([r.mu, r.sigma])] for r in ratings]
-    (new0,), (new1,) = MODEL.rate(teams, ranks=ranks)
-    return (
-        Rating(new0.mu, new0.sigma, ratings[0].rated_games + 1),
-        Rating(new1.mu, new1.sigma, ratings[1].rated_games + 1),
-    )
+    first, second = rate_pair((ratings[0].mu, ratings[0].sigma), (ratings[1].mu, ratings[1].sigma), winner)
+    return Rating(*first, ratings[0].rated_games + 1), Rating(*second, ratings[1].rated_games + 1)

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 from competition.standings import Standing
 from storage.competition import EntrantRow, PairingRow, TournamentRow
-from storage.rows import GameStatus
+from storage.rows import GameStatus, TournamentFormat
 
 Tournament = TournamentRow
-FORMATS = ("swiss", "round_robin")
+FORMATS = tuple(TournamentFormat)
 MOVE_TIMES = (3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400)  # seconds a move
 MOST_PLAYERS = 64
 MOST_SWISS_ROUNDS = 12

@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from storage.rows import GameStatus
 
-# The log entry of a takeback: the member's last move and the bot's reply are undone (sessions/log.py replays it).
+# The log entry of a takeback: the member's last move and the bot's reply are undone (sessions/move_log.py replays it).
 TAKEBACK = "takeback"
 
 
@@ -42,7 +42,7 @@ class AnnouncementKind(StrEnum):
     CLOSED = "closed"  # a challenge declined or withdrawn
     EXPIRY = "expiry"  # a challenge expired unanswered
     CANCELLED = "cancelled"  # an admin cancelled a game or a challenge (or forgot a member)
-    ABORTED = "aborted"  # a player aborted a game that had barely begun (sessions/abort.py)
+    ABORTED = "aborted"  # a player aborted a game that had barely begun (sessions/aborts.py)
     REMINDER = "reminder"  # an idle player is reminded (in a game with a clock: before the time runs out)
     PAIRED = "paired"
     STUCK = "stuck"  # the bot cannot take its turn now (its search failed): said once, with a Try again button

@@ -22,7 +22,7 @@ import games
 from bot import GameBot
 from engines import GameState
 from render.base import PLAYED, SUGGESTED
-from sessions.log import replay as replay_log
+from sessions.move_log import replay as replay_log
 from storage.database import Database, GameRow
 from tests.e2e.child import FAST, ChildBot
 from tests.e2e.driver import PNG_SIGNATURE, private_reply, public_reply

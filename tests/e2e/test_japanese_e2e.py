@@ -12,7 +12,7 @@ import aiohttp
 
 import games
 from bot import GameBot
-from sessions.log import replay as replay_log
+from sessions.move_log import replay as replay_log
 from storage.database import Database
 from tests.e2e.driver import Mirror, private_reply, public_reply
 from tests.e2e.fake_discord import FakeDiscord

@@ -16,7 +16,7 @@ from pathlib import Path
 from bot import GameBot
 from puzzles.mining import Puzzle
 from sessions.model.puzzles import DAY
-from sessions.puzzle_mining import puzzle_row
+from sessions.puzzles.mining import puzzle_row
 from storage.database import Database
 from tests.e2e.child import FAST, ChildBot
 from tests.e2e.driver import PNG_SIGNATURE, private_reply

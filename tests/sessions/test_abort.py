@@ -1,4 +1,4 @@
-"""Aborts (sessions/abort.py): while neither player has made two moves, either player ends the game with no result;
+"""Aborts (sessions/aborts.py): while neither player has made two moves, either player ends the game with no result;
 a move that lands first wins; nothing is rated or counted."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 import games
-from sessions.abort import ABORTED, abortable, moves_made
+from sessions.aborts import ABORTED, abortable, moves_made
 from sessions.model import AnnouncementKind, UserError
 from sessions.service import GameService
 from storage.database import Database

@@ -10,8 +10,8 @@ import pytest
 
 import games
 from sessions.computer import BotCannotMove
-from sessions.log import in_force
 from sessions.model import AnnouncementKind, MoveKind, ReportKind, UserError
+from sessions.move_log import in_force
 from sessions.pace import THINK_DEADLINE
 from sessions.service import GameService, Settings
 from sessions.thinking import ThinkingFailed

@@ -1,4 +1,4 @@
-"""Ratings and records (sessions/records.py): what a finish writes and reports, leaderboards, stats."""
+"""Ratings and records (sessions/ratings.py): what a finish writes and reports, leaderboards, stats."""
 
 from __future__ import annotations
 

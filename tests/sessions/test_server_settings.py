@@ -1,12 +1,12 @@
-"""A server's settings (sessions/guild_settings.py): each change an admin may make is one checked entry of CHANGES.
+"""A server's settings (sessions/server_settings.py): each change an admin may make is one checked entry of CHANGES.
 How the settings merge over the operator's defaults and rule the games: tests/test_admin_storage.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from sessions.guild_settings import CHANGES
 from sessions.model import CHALLENGE_MINUTES, REMINDER_HOURS, UserError
+from sessions.server_settings import CHANGES
 from sessions.service import GameService
 from tests.sessions.play import GUILD
 

@@ -1,7 +1,7 @@
 """Ratings and records: the ratings a finish writes (computed inside its transaction), what a finish reports, and
 the leaderboards and stats members read.
 
-A game's end, both records and both ratings are written in one transaction by storage; :meth:`Records.rate` is the
+A game's end, both records and both ratings are written in one transaction by storage; :meth:`Ratings.rate` is the
 pure callback that transaction calls with the rows it locked, so two games of one player finishing at once both
 count (docs/storage.md, "Atomic finish").
 """
@@ -14,7 +14,7 @@ from storage.database import RatingRepository
 from storage.rows import GameRow, NewRating, RatingRow, Settlement
 
 
-class Records:
+class Ratings:
     def __init__(self, ratings: RatingRepository) -> None:
         self._ratings = ratings
 

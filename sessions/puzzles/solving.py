@@ -1,7 +1,7 @@
 """Solving puzzles: a member gets a puzzle near their puzzle rating that they never tried here, plays the
 solution's moves one by one (the bot plays the opponent's replies), and each attempt rates member and puzzle.
 
-A puzzle is mined by :mod:`puzzles.mining` and stored by :mod:`sessions.puzzle_mining`; an attempt is a row of
+A puzzle is mined by :mod:`puzzles.mining` and stored by :mod:`sessions.puzzles.mining`; an attempt is a row of
 ``puzzle_attempts`` whose ``step`` counts the solution's moves played so far, so a member resumes after a restart
 and two clicks cannot play one step twice (the step is checked in the write). An attempt is rated once, as
 lichess rates a puzzle: solved with no mistake is a win for the member, the first wrong move (or giving up) a
@@ -15,9 +15,9 @@ from typing import Any
 import games
 from engines import GameState, IllegalMove
 from puzzles.mining import judge_move
-from sessions.model import Rating, UserError
+from sessions.model import AttemptStatus, Rating, UserError
 from sessions.model.puzzles import Answer, PuzzleView
-from sessions.model.ratings import MODEL, START_MU, START_SIGMA
+from sessions.model.ratings import START_MU, START_SIGMA, rate_pair
 from sessions.table import Table
 from sessions.thinking import Thinker
 from storage.database import PuzzleRepository
@@ -34,9 +34,7 @@ def rate_attempt(solved: bool) -> Any:
         member: PuzzleRating | None, puzzle: tuple[float, float]
     ) -> tuple[tuple[float, float], tuple[float, float]]:
         mine = (START_MU, START_SIGMA) if member is None else (member.mu, member.sigma)
-        teams = [[MODEL.create_rating(list(mine))], [MODEL.create_rating(list(puzzle))]]
-        (new_member,), (new_puzzle,) = MODEL.rate(teams, ranks=[1, 2] if solved else [2, 1])
-        return (new_member.mu, new_member.sigma), (new_puzzle.mu, new_puzzle.sigma)
+        return rate_pair(mine, puzzle, 0 if solved else 1)
 
     return rate
 
@@ -129,12 +127,16 @@ class Puzzles:
             step = attempt.step + 1
             reply = puzzle.solution[step] if step < len(puzzle.solution) else None
             done = reply is None
-            status = ("solved" if attempt.mistakes == 0 else "failed") if done else "open"
+            status = (
+                (AttemptStatus.SOLVED if attempt.mistakes == 0 else AttemptStatus.FAILED)
+                if done
+                else AttemptStatus.OPEN
+            )
             rate = (rate_attempt(attempt.mistakes == 0), attempt.mistakes == 0) if done else None
             change = await self._update(attempt, step + (0 if done else 1), status, False, rate)
             return Answer(await self._view(change.attempt), move, True, reply, rating=self._shown(change))
         value, refutation = await self._explain(entry, puzzle, tried)
-        change = await self._update(attempt, attempt.step, "open", True, (rate_attempt(False), False))
+        change = await self._update(attempt, attempt.step, AttemptStatus.OPEN, True, (rate_attempt(False), False))
         return Answer(
             await self._view(change.attempt),
             move,
@@ -147,9 +149,9 @@ class Puzzles:
     async def give_up(self, guild_id: int, user_id: int, attempt_id: int) -> tuple[PuzzleView, tuple[int, int] | None]:
         """Show the solution: the attempt ends as failed (rated as a loss, if not rated yet)."""
         attempt = await self._attempt_of_member(guild_id, user_id, attempt_id)
-        if attempt.status != "open":
+        if attempt.status != AttemptStatus.OPEN:
             return await self._view(attempt), None
-        change = await self._update(attempt, attempt.step, "failed", False, (rate_attempt(False), False))
+        change = await self._update(attempt, attempt.step, AttemptStatus.FAILED, False, (rate_attempt(False), False))
         return await self._view(change.attempt), self._shown(change)
 
     async def _attempt_of_member(self, guild_id: int, user_id: int, attempt_id: int) -> AttemptRow:
@@ -158,7 +160,7 @@ class Puzzles:
             raise UserError("This is someone else's puzzle: start your own with the puzzle command.")
         return attempt
 
-    async def _update(self, attempt: AttemptRow, step: int, status: str, mistake: bool, rate: Any) -> Any:
+    async def _update(self, attempt: AttemptRow, step: int, status: AttemptStatus, mistake: bool, rate: Any) -> Any:
         try:
             return await self._puzzles.update_attempt(
                 attempt.id, attempt.step, self._table.clock(), step=step, status=status, mistake=mistake, rate=rate

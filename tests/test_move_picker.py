@@ -1,5 +1,5 @@
-"""The pickers (games/taps.py and each game's): every legal move can be picked, nothing else can, in at most three
-steps that fit Discord's select menus (issue 24)."""
+"""The pickers (games/move_picker.py and each game's): every legal move can be picked, nothing else can, in at most
+three steps that fit Discord's select menus (issue 24)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 import games
 from cogs.controls import CUSTOM_ID_LIMIT, PLACEHOLDER_LIMIT, TEXT_LIMIT, said
 from engines import GameState
-from games.taps import MAX_MENUS, MAX_OPTIONS, MAX_STEPS, RESERVED, Picker, Step, Unavailable
+from games.move_picker import MAX_MENUS, MAX_OPTIONS, MAX_STEPS, RESERVED, Picker, Step, Unavailable
 from tests.fourth_game.entry import ENTRY as TICTACTOE
 
 LONGEST_PREFIX = f"tap:{2**63 - 1}:999999:4:"  # the largest game id and ply, the last menu of a step

@@ -1,4 +1,4 @@
-"""What playing by taps costs a board, in CPU time: `python bench/taps.py [positions]`.
+"""What playing by taps costs a board, in CPU time: `python bench/move_picker.py [positions]`.
 
 For positions along a seeded random game of every registered game (its default options): the components under a
 board (the picker's first step, whether the game may still be aborted, the view discord.py sends), and the board
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from cogs.controls import plan, step_view
-from sessions.abort import Aborts
+from sessions.aborts import Aborts
 from sessions.model import GameStatus
 
 
