@@ -74,7 +74,7 @@ async def main(total: int) -> None:
             await one_game(service, rng, n)
             if (n + 1) % max(1, total // 10) == 0:
                 gc.collect()
-                states, locks = service.announcements.held()
+                states, locks = service.held()
                 print(f"{n + 1:>7}{rss_mb():>9.1f}{states:>15}{locks:>7}{time.perf_counter() - started:>7.0f}")
         await service.close()
 

@@ -26,9 +26,10 @@ from sessions.model import GameStatus
 
 
 class Service:
-    """What :func:`cogs.controls.plan` asks of the service."""
+    """What :func:`cogs.controls.plan` asks of the service: its aborts part."""
 
-    can_abort = staticmethod(Aborts.can_abort)
+    class aborts:  # the part, as the service names it
+        can_abort = staticmethod(Aborts.can_abort)
 
 
 class Game:
@@ -37,9 +38,11 @@ class Game:
     id = 1
     status = GameStatus.ACTIVE
     ai_side = None
+    tournament_id = None
 
     def __init__(self, name: str, options: dict[str, Any]) -> None:
         self.name, self.options = name, options
+        self.entry = games.find(name)
 
 
 def cpu_ms(work: Callable[[], object], times: int) -> float:
