@@ -12,9 +12,8 @@ from __future__ import annotations
 from engines import GameState
 from games import GameEntry
 from sessions.announcements import reply_payload
-from sessions.model import AnnouncementKind, Game, GameStatus, ReplyTo, UserError
+from sessions.model import STALE_BOARD, AnnouncementKind, Game, GameStatus, ReplyTo, UserError
 from sessions.table import Table
-from sessions.turns import STALE_BOARD
 from storage.database import GameRepository
 from storage.outbox import Announce
 

@@ -85,6 +85,13 @@ class Boards:
         language = language_of(locale)
         return await asyncio.to_thread(animation_alt_text, game.entry, game.id, frames, state, names, language)
 
+    async def describe_animated_positions(
+        self, game: str, states: list[GameState], names: tuple[str, str], locale: Any = None
+    ) -> str:
+        """:meth:`describe_animation` for positions of no stored game (a record's, :meth:`animate_positions`)."""
+        entry, language = games.find(game), language_of(locale)
+        return await asyncio.to_thread(animation_alt_text, entry, 0, len(states), states[-1], names, language)
+
     async def board_text(self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None) -> str:
         """The position as one message in ``locale``'s language (``/<game> board text:true``)."""
         return await asyncio.to_thread(text_board, game.entry, state.copy(), names, language_of(locale))

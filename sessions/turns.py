@@ -14,10 +14,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from engines import GameState, IllegalMove
-from locales import N_
 from sessions.announcements import Announcements
 from sessions.events import BotToMove, GameFinished, MoveMade
 from sessions.model import (
+    STALE_BOARD,
     Ending,
     Game,
     GameStatus,
@@ -38,7 +38,6 @@ from storage.rows import StalePly
 
 MAX_MOVE_TEXT = 100
 BY_A_PLAYER = (MoveKind.MOVE, MoveKind.TAKEBACK)  # log entries a player made; the session made the others
-STALE_BOARD = N_("This board is out of date: the game has moved on. Use the buttons under its latest board.")
 
 
 def advance(state: GameState, draw: Callable[[list[str]], str]) -> list[PlayedMove]:

@@ -8,22 +8,26 @@ and the views of the other parts (a tournament, a lesson page, a puzzle, a serve
 The model imports nothing of the service: its parts import it, and the cogs import it instead of the parts, so a
 cog names a type without reaching into the module that produces it. The engine contract's and the registry's
 types a cog needs (a state, an entry, the picker's steps) are named here too, so the Discord layer imports its
-types from one module.
+types from one module; and the few helpers it shares with the service: a game's entry by its stored name
+(:func:`entry_of`), a score as players write it (:func:`shown`), the bounded memory a process keeps
+(:class:`LruCache`).
 """
 
 from __future__ import annotations
 
+from competition.standings import shown
 from engines import GameState, IllegalMove, Phrase
 from games import GameEntry, Say
 from games.move_picker import MAX_MENUS, RESERVED, Menu, Step, Text, Unavailable
 from lessons import Judgement, Place, Said
-from sessions.model.games import Finish, Game, PlayedMove, ReplyTo, Report, title_of
+from sessions.memory import LruCache
+from sessions.model.games import Finish, Game, PlayedMove, ReplyTo, Report, entry_of, title_of
 from sessions.model.lessons import LessonPage
 from sessions.model.notices import Bulletin, Deliver, Notice
 from sessions.model.puzzles import Answer, DailyJob, PuzzleView, day_of, due_at
 from sessions.model.ratings import Rating
 from sessions.model.records import MAX_RECORD_BYTES, TOO_BIG, GameRecord
-from sessions.model.refusals import ChannelLink, Mention, UserError
+from sessions.model.refusals import STALE_BOARD, ChannelLink, Mention, UserError
 from sessions.model.settings import CHALLENGE_MINUTES, DAILY_HOURS, REMINDER_HOURS, GuildSettings
 from sessions.model.tournaments import FORMATS, MOVE_TIMES, Board, Tournament, TournamentView
 from sessions.model.vocabulary import (
@@ -51,6 +55,7 @@ __all__ = [
     "REMINDER_HOURS",
     "REPORTED",
     "RESERVED",
+    "STALE_BOARD",
     "TAKEBACK",
     "TOO_BIG",
     "AnnouncementKind",
@@ -73,6 +78,7 @@ __all__ = [
     "IllegalMove",
     "Judgement",
     "LessonPage",
+    "LruCache",
     "Mention",
     "Menu",
     "MoveKind",
@@ -97,5 +103,7 @@ __all__ = [
     "UserError",
     "day_of",
     "due_at",
+    "entry_of",
+    "shown",
     "title_of",
 ]

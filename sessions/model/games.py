@@ -15,9 +15,15 @@ from sessions.model.vocabulary import GameStatus, MoveKind, ReportKind
 from storage.rows import OPEN_SEAT, GameRow
 
 
+def entry_of(game: str) -> games.GameEntry:
+    """A game's registry entry by its stored name; KeyError for a game no longer registered (its records, ratings
+    and puzzles outlive it)."""
+    return games.find(game)
+
+
 def title_of(game: str) -> Phrase:
     """A game's title as each reader says it (translated where it is read); ``game`` is its registry name."""
-    return Phrase(games.find(game).title)
+    return Phrase(entry_of(game).title)
 
 
 @dataclass(frozen=True, slots=True)

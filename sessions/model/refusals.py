@@ -10,6 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from locales import N_
+
+# A press on a board (or a move at a board's ply) that the game has moved past: the service refuses the move, and the
+# Discord layer a press it checks first.
+STALE_BOARD = N_("This board is out of date: the game has moved on. Use the buttons under its latest board.")
+
 
 @dataclass(frozen=True)
 class Mention:
