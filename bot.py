@@ -22,26 +22,26 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 import games
-from cogs.admin import admin_cog
-from cogs.announce import Announcer, deliver
-from cogs.background import BackgroundCog
-from cogs.challenges import ChallengeButton
-from cogs.common import cog_class
-from cogs.controls import BoardButton, BoardMenu
-from cogs.duplicates import handle_interactions_once
-from cogs.housekeeping import HousekeepingCog
-from cogs.leaderboard import StatsCog, leaderboard_cog
-from cogs.learn import AnswerMenu, LearnButton
-from cogs.lists import GamesCog, GamesPageButton
-from cogs.puzzles import DailyPuzzlePoster, PuzzleButton, PuzzleMiner
-from cogs.records import RecordButton
-from cogs.rematch import RematchButton
-from cogs.replay import ReplayButton
-from cogs.seasons import SeasonCog
-from cogs.stuck import BotTurnButton
-from cogs.taps import TapCog
-from cogs.tournaments import TournamentButton, TournamentCog
-from cogs.tree import GameTree
+from cogs.commands.admin import admin_cog
+from cogs.commands.command_tree import GameTree
+from cogs.commands.every_game import cog_class
+from cogs.commands.game_lists import GamesCog
+from cogs.commands.leaderboard import StatsCog, leaderboard_cog
+from cogs.commands.seasons import SeasonCog
+from cogs.commands.tournaments import TournamentCog
+from cogs.components.board_presses import TapCog
+from cogs.components.bot_turn_button import BotTurnButton
+from cogs.components.challenge_buttons import ChallengeButton, RematchButton
+from cogs.components.game_list_pages import GamesPageButton
+from cogs.components.lesson_controls import AnswerMenu, LearnButton
+from cogs.components.puzzle_buttons import PuzzleButton
+from cogs.components.replay_buttons import RecordButton, ReplayButton
+from cogs.components.tournament_buttons import TournamentButton
+from cogs.deliveries.announcements import deliver
+from cogs.deliveries.daily_puzzles import DailyPuzzlePoster
+from cogs.plumbing.background import Announcer, BackgroundCog, HousekeepingCog, PuzzleMiner
+from cogs.plumbing.duplicates import handle_interactions_once
+from cogs.presentation.board_controls import BoardButton, BoardMenu
 from locales import catalogue, language_of, option_name
 from sessions.service import DEFAULT_DATABASE_URL, GameService, database_problem
 from sessions.service import Settings as SessionSettings

@@ -20,20 +20,20 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
-from cogs.controls import plan, step_view
+from cogs.presentation.board_controls import plan, step_view
 from sessions.aborts import Aborts
 from sessions.model import GameStatus
 
 
 class Service:
-    """What :func:`cogs.controls.plan` asks of the service: its aborts part."""
+    """What :func:`cogs.presentation.board_controls.plan` asks of the service: its aborts part."""
 
     class aborts:  # the part, as the service names it
         can_abort = staticmethod(Aborts.can_abort)
 
 
 class Game:
-    """What :func:`cogs.controls.plan` reads of a stored game."""
+    """What :func:`cogs.presentation.board_controls.plan` reads of a stored game."""
 
     id = 1
     status = GameStatus.ACTIVE

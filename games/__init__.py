@@ -96,12 +96,18 @@ class GameEntry:
     course: str | None = None
     draw_reasons: Mapping[str, str] = field(default_factory=dict)  # each ``Result.reason`` of a draw -> message
     options: tuple[Option, ...] = ()
-    cog: str | None = None  # "module:Class" of a cog with special commands; None for the shared one
+    # "module:function" building the mixin of the game's own commands (function(entry) -> class), mixed into the
+    # cog every game has; None: the shared commands only
+    cog: str | None = None
     chance_words: tuple[str, ...] = ()  # how chance moves begin: members may never type these
     narrator: Narrator = field(default_factory=Narrator)
     picker: Picker = field(
         default_factory=Picker
     )  # how its moves are picked by taps under a board (games/move_picker.py)
+    # what its own commands (``cog``) need of it beyond the engine contract: the choices they offer and the moves
+    # they write from their options (a piece, a square and a direction, say), so they import no engine; None: no such
+    # commands
+    spelling: Any = None
 
     def new_game(self, **options: Any) -> GameState:
         return self.engine.new_game(**options)

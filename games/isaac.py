@@ -142,6 +142,38 @@ def _length(move: str) -> int:
     return int(end[1:]) - int(start[1:]) + 1
 
 
+class IsaacSpelling:
+    """What ``/isaac place`` and ``/isaac remove`` need of the game (``cogs/commands/isaac.py``): the pieces to
+    choose from, the move a placement or a removal spells (IllegalMove says what is wrong), and what autocomplete
+    offers while one is typed."""
+
+    pieces = engine.VALUES  # each piece's length -> its value
+
+    def placement(self, length: int, at: str, direction: str) -> str:
+        """The placement of the piece of ``length`` from its lower or left end ``at``, going ``direction``."""
+        return engine.placement_move(length, at, direction)
+
+    def starts(self, state: GameState, length: int | None, direction: str | None) -> dict[str, str]:
+        """Where a placement may start now (optionally of one length or direction): start square -> span."""
+        return state.placement_starts(length, direction) if isinstance(state, engine.IsaacGame) else {}
+
+    def removing(self, state: GameState) -> bool:
+        """Whether pieces are removed now (the scoring phase)."""
+        return isinstance(state, engine.IsaacGame) and state.phase == engine.SCORING
+
+    def removal(self, state: GameState, piece: str, score: int | None) -> str:
+        """The removal of ``piece`` (a square of it, or its span) to ``score``, by default the highest it reaches."""
+        assert isinstance(state, engine.IsaacGame)
+        return state.removal_move(piece, score)
+
+    def removal_gains(self, state: GameState) -> dict[str, int]:
+        """Each piece the player to move may remove now, with the most points its removal gains."""
+        if not isinstance(state, engine.IsaacGame) or state.turn is None:
+            return {}
+        current = state.scores()[state.turn]
+        return {span: best - current for span, best in state.best_removals().items()}
+
+
 ENTRY = GameEntry(
     name=engine.NAME,
     title="ISAAC",
@@ -181,7 +213,8 @@ ENTRY = GameEntry(
     renderer="render.isaac",
     ai="ai.isaac",
     course="lessons.isaac",
-    cog="cogs.isaac:IsaacCog",
+    cog="cogs.commands.isaac:isaac_commands",
+    spelling=IsaacSpelling(),
     narrator=IsaacNarrator(),
     picker=IsaacPicker(),
 )

@@ -136,6 +136,18 @@ def _area_name(column: int, row: int, side: int, size: int) -> str:
     return f"{low}–{high}"
 
 
+class PolygoSpelling:
+    """What ``/polygo place at:`` needs of the game (``cogs/commands/polygo.py``): the turns a block may be given,
+    and the placement an anchor, a turn and a mirror spell (ValueError says what is wrong)."""
+
+    turns = engine.TURNS  # degrees clockwise
+
+    def placement(self, state: GameState, at: str, turn: int, mirror: bool) -> str:
+        """The rolled block turned by ``turn`` degrees (mirrored if ``mirror``) with its anchor on ``at``."""
+        assert isinstance(state, engine.PolygoGame)
+        return state.placement_from_anchor(at, turn, mirror)
+
+
 ENTRY = GameEntry(
     name=engine.NAME,
     title="Polygo",
@@ -180,7 +192,8 @@ ENTRY = GameEntry(
     renderer="render.polygo",
     ai="ai.polygo",
     course="lessons.polygo",
-    cog="cogs.polygo:PolygoCog",
+    cog="cogs.commands.polygo:polygo_commands",
+    spelling=PolygoSpelling(),
     chance_words=("open", "roll"),
     narrator=PolygoNarrator(),
     picker=PolygoPicker(),

@@ -5,7 +5,8 @@ module A that names module B of the project (``from package import module`` name
 import name`` the module). The layers, top first:
 
     bot.py                  the process: builds the bot from everything below
-    cogs/                   Discord only; speaks to the session service, never to storage
+    cogs/                   Discord only; speaks to the session service, never to storage; by role, its folders
+                            commands/ and deliveries/, components/, posting/, presentation/, plumbing/ (top first)
     sessions/               the session service: the only code that combines engines, storage, rendering and AI
     puzzles/                mining puzzles from game records (the AI's searches on the engines)
     ai/  render/  games/    computer players, board images, the registry
@@ -42,7 +43,7 @@ PACKAGES = (
 TOOLS = {"locales.collect", "locales.compile"}  # developer scripts: they look at the whole bot
 # What each layer may import of the project (itself included); bot.py and the tools may import anything.
 ALLOWED: dict[str, set[str]] = {
-    "cogs": {"cogs", "sessions", "games", "lessons", "engines", "locales"},
+    "cogs": {"cogs", "sessions", "games", "locales"},
     "sessions": {
         "sessions",
         "puzzles",
@@ -66,6 +67,13 @@ ALLOWED: dict[str, set[str]] = {
     "locales": {"locales"},
     "bench": {"bench", "bot", "tests", *PACKAGES[:-1]},
 }
+# What the Discord layer takes from below: every type from the model, the service's type (through one module of
+# its own), the catalogue, and the registry only where commands are built from it (their choices).
+COGS_TAKE = {"sessions.model", "sessions.service", "locales", "games"}
+SERVICE_HOST = "cogs.plumbing.host"  # the one cog that imports sessions.service
+COGS_BUILDING_FROM_THE_REGISTRY = {"cogs.commands.admin", "cogs.commands.leaderboard", "cogs.commands.tournaments"}
+# The Discord layer's folders by role, top first: each imports only itself and the folders below it.
+COG_FLOORS = {"commands": 5, "deliveries": 5, "components": 4, "posting": 3, "presentation": 2, "plumbing": 1}
 # Libraries that only some layers may use.
 ONLY_IN: dict[str, set[str]] = {
     "discord": {"bot", "cogs", "bench"},
@@ -145,8 +153,8 @@ def test_the_graph_is_read_from_the_real_imports() -> None:
     edges = {(edge.source, edge.target) for edge in PROJECT}
     # A few edges every reader of the code knows, so a broken reader cannot pass the other tests by seeing nothing.
     assert {
-        ("bot", "cogs.common"),
-        ("cogs.common", "sessions.service"),
+        ("bot", "cogs.commands.every_game"),
+        ("cogs.plumbing.host", "sessions.service"),
         ("sessions.table", "storage.database"),
     } <= edges
     assert ("games.iago", "engines.iago") in edges  # "from engines import iago" names the module
@@ -180,6 +188,36 @@ def test_storage_is_reached_only_through_the_session_service() -> None:
     """No cog, nor anything else below the bot but the service's own parts, reads or writes the database."""
     reaching = {edge.source for edge in PROJECT if layer(edge.target) == "storage"}
     assert {layer(module) for module in reaching} <= {"sessions", "storage"}
+
+
+def test_the_discord_layer_takes_from_below_only_the_model_the_service_the_catalogue_and_the_registry() -> None:
+    taken = [
+        f"{edge.source}:{edge.line} -> {edge.target}"
+        for edge in PROJECT
+        if layer(edge.source) == "cogs" and layer(edge.target) != "cogs" and edge.target not in COGS_TAKE
+    ]
+    assert taken == []
+    service = {edge.source for edge in PROJECT if layer(edge.source) == "cogs" and edge.target == "sessions.service"}
+    assert service == {SERVICE_HOST}
+    registry = {edge.source for edge in PROJECT if layer(edge.source) == "cogs" and edge.target == "games"}
+    assert registry <= COGS_BUILDING_FROM_THE_REGISTRY
+
+
+def test_each_folder_of_the_discord_layer_imports_only_the_folders_below_it() -> None:
+    def folder(module: str) -> str:
+        return module.split(".")[1]
+
+    cogs = [module for module in MODULES if layer(module) == "cogs" and module != "cogs"]
+    assert {folder(module) for module in cogs} == set(COG_FLOORS)
+    upward = [
+        f"{edge.source}:{edge.line} -> {edge.target}"
+        for edge in PROJECT
+        if edge.source in cogs
+        and edge.target in cogs
+        and folder(edge.source) != folder(edge.target)
+        and COG_FLOORS[folder(edge.target)] >= COG_FLOORS[folder(edge.source)]
+    ]
+    assert upward == []
 
 
 def test_libraries_stay_in_their_layers() -> None:

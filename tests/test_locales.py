@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot import GameBot, Settings, create_bot
-from cogs.tree import printable
+from cogs.presentation.markup import printable
 from engines import IllegalMove, Phrase
 from locales import catalogue, language_of, ntr, tr
 from locales.collect import command_messages, missing, source_messages

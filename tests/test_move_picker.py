@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 
 import games
-from cogs.controls import CUSTOM_ID_LIMIT, PLACEHOLDER_LIMIT, TEXT_LIMIT, said
+from cogs.presentation.board_controls import CUSTOM_ID_LIMIT, PLACEHOLDER_LIMIT, TEXT_LIMIT, said
 from engines import GameState
 from games.move_picker import MAX_MENUS, MAX_OPTIONS, MAX_STEPS, RESERVED, Picker, Step, Unavailable
 from tests.fourth_game.entry import ENTRY as TICTACTOE

@@ -1,5 +1,5 @@
-"""Where a command may run (cogs/places.py, docs/dms.md): a server that added the bot, or a DM or group DM for the
-commands that allow it; each DM a scope of its own, never a server's."""
+"""Where a command may run (cogs/plumbing/places.py, docs/dms.md): a server that added the bot, or a DM or group DM for
+the commands that allow it; each DM a scope of its own, never a server's."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from discord import app_commands
 
-from cogs.places import NOT_INSTALLED_HERE, PRIVATE_PLACES, SERVER_COMMAND, place_id, place_refusal
+from cogs.plumbing.places import NOT_INSTALLED_HERE, PRIVATE_PLACES, SERVER_COMMAND, place_id, place_refusal
 
 SERVER_ONLY = app_commands.AppCommandContext(guild=True)
 

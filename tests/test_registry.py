@@ -32,7 +32,7 @@ SHARED = [
     "render/animation.py",
     "render/marks.py",
     "render/text_fitting.py",
-    *(str(path.relative_to(ROOT)) for path in sorted((ROOT / "cogs").glob("*.py")) if path.stem not in GAME_COGS),
+    *(str(path.relative_to(ROOT)) for path in sorted((ROOT / "cogs").rglob("*.py")) if path.stem not in GAME_COGS),
     "bench/interaction.py",
     "bench/load.py",
     "bench/memory.py",

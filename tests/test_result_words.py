@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import games
-from cogs import present
+from cogs.presentation import game_text as present
 from engines import GameState, Result, iago, isaac, polygo
 from games import Say
 from locales import tr

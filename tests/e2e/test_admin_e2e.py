@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 import sqlalchemy as sa
 
-import cogs.admin
+import cogs.components.reset_confirmation
 from bot import GameBot
 from sessions.service import GameService
 from storage.database import Database
@@ -148,7 +148,7 @@ async def test_resetting_a_leaderboard_asks_first(
         assert len(await db.ratings.records_of(fake.guild.id, fake.bob.id)) == 1  # records kept by default
         assert "Ratings deleted: 2" in await audit_text(fake)
 
-        monkeypatch.setattr(cogs.admin, "CONFIRM_SECONDS", 0.2)
+        monkeypatch.setattr(cogs.components.reset_confirmation, "CONFIRM_SECONDS", 0.2)
         asked = await private_reply(
             await fake.slash(fake.alice, "admin", "reset-leaderboard", options={"game": "iago", "records": True})
         )

@@ -13,7 +13,7 @@ import discord
 from PIL import Image
 
 from bot import GameBot
-from cogs import present
+from cogs.presentation import game_text as present
 from storage.database import Database
 from tests.e2e.driver import (
     PNG_SIGNATURE,

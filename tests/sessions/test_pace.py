@@ -10,7 +10,7 @@ import pytest
 
 import ai
 import games
-from cogs import present
+from cogs.presentation import game_text as present
 from sessions import thinking
 from sessions.model import Game, GameStatus, Report
 from sessions.pace import LEAST, OVERHEAD, THINK_DEADLINE, USUAL, Pace
