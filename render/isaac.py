@@ -319,7 +319,7 @@ def _draw_counters(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, layout: Lay
 # ------------------------------------------------------------------------------------------ requested marks
 
 
-def _highlighted_squares(items: Iterable[str]) -> list[str]:
+def ringed(items: Iterable[str]) -> list[str]:
     """The squares to ring for the highlighted items: a square ("c3") itself, a placement every square of its piece,
     a removal the first square of its piece (leaving the piece's value in view)."""
     found: dict[str, None] = {}
@@ -353,7 +353,7 @@ def _ghost(draw: ImageDraw.ImageDraw, move: str, kind: str, layout: Layout, smal
 
 
 def _draw_requested(draw: ImageDraw.ImageDraw, marks: Marks, layout: Layout) -> None:
-    for square in _highlighted_squares(marks.highlight):
+    for square in ringed(marks.highlight):
         cx, cy = square_center(square, layout.name)
         draw_mark(draw, CANDIDATE_MARK, cx, cy, layout.cell * 0.15, edge=1)
     if marks.played:
@@ -544,4 +544,4 @@ def render(
     return to_png(image, PALETTE)
 
 
-__all__ = ["HEIGHT", "WIDTH", "alt_text", "render", "square_center", "text_board"]
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "render", "ringed", "square_center", "text_board"]
