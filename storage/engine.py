@@ -121,10 +121,10 @@ def discard_on_fault(engine: Engine) -> None:
 
     A connection that failed its check on checkout (``pool_pre_ping``), for whatever reason, or whose driver says
     it cannot run an operation now (asyncpg's "another operation (2) is in progress", left by the server's notice
-    that it ends the session, see :func:`storage.faults.is_asyncpg_stranded`) is thrown away too: the pool then
-    opens a new one, or the call fails with the server's own answer (refused: down). SQLAlchemy alone takes such
-    a connection for a live one (its asyncpg dialect calls a connection dead only once asyncpg marked it closed)
-    and the error for a bug: two members in a burst of a hundred were told "Something went wrong"."""
+    that it ends the session, see :func:`storage.faults.is_asyncpg_stranded`; or busy, or cancelling) is thrown
+    away too: the pool then opens a new one, or the call fails with the server's own answer (refused: down).
+    SQLAlchemy's asyncpg dialect calls a connection dead only once asyncpg has closed it, which asyncpg happens to
+    do as it fails such an operation: this does not leave the rule to the driver's internals."""
 
     @event.listens_for(engine, "handle_error")
     def on_error(context: sa.engine.ExceptionContext) -> None:

@@ -6,9 +6,9 @@ notice. On a connection idle in the pool, or between two statements of a transac
 it, and asyncpg's protocol is left consuming that error (its state 2) until it reads the socket's end, a loop
 iteration or more later. An operation started on the connection in between (the pool's pre-ping, the next
 statement) failed with asyncpg's ``InternalClientError: cannot switch to state 15; another operation (2) is in
-progress``, which SQLAlchemy took for a live connection and the bot for a bug ("Something went wrong"). The
-deterministic tests feed an idle connection that notice, as the server sends it; the burst tests stop the server
-for real. A cancelled caller, too, must never leave a connection busy: its transaction runs to its end.
+progress``, which the bot took for a bug ("Something went wrong"). The deterministic tests feed a connection that
+notice, as the server sends it; the burst tests stop the server for real. A cancelled caller, too, must never leave
+a connection busy: its transaction runs to its end.
 """
 
 from __future__ import annotations
@@ -69,7 +69,9 @@ class Checkouts:
 
 async def test_a_connection_the_server_has_just_ended_is_never_handed_out_again(postgres_url: str) -> None:
     """The server's notice arrives on a connection idle in the pool, and a call checks it out before asyncpg has
-    read the socket's end: the pre-ping fails, the connection is thrown away, and the call gets a new one."""
+    read the socket's end: the pre-ping fails, the connection is thrown away, and the call gets a new one. (This
+    held before issue 31 too: asyncpg closes the connection as it fails the ping, and SQLAlchemy then discards it;
+    the engine's handler now discards any connection that fails its ping.)"""
     db = await Database.open(postgres_url)
     try:
         game_id = await new_game(db)
