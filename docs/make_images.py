@@ -4,7 +4,8 @@ Each is a mid-game position of a seeded random game, drawn by the same renderers
 show the same positions as a Japanese server sees them. The `-phone` pictures are the portrait layout with a hint's
 suggestion and where the rolled block or a chosen piece can go, shrunk to 400 px wide: what a phone shows. The
 `tapping` picture is a move played by taps (docs/tapping.md): a board with its components, then the private step a
-pick opens, their menus and buttons drawn from the same picker the bot uses (the Discord client draws them so).
+pick opens, their menus and buttons drawn from the same picker the bot uses (the Discord client draws them so). The
+`isaac-board-400` and `isaac-step-400` pictures are that ISAAC board and its private step alone, 400 px wide.
 """
 
 from __future__ import annotations
@@ -134,6 +135,26 @@ def tapping() -> bytes:
     return buffer.getvalue()
 
 
+def isaac_on_a_phone() -> dict[str, bytes]:
+    """An ISAAC board in play and the private step a pick of its longest piece opens (where that piece can start),
+    as the bot draws them (portrait) and a phone shows them: 400 px wide."""
+    game, options, plies, seed = TAPPING
+    entry = games.find(game)
+    state = played(game, options, plies, seed)
+    first = entry.picker.step(state, ())
+    assert isinstance(first, Step)
+    length = max(choice.key for menu in first.menus for choice in menu.choices)
+    second = entry.picker.step(state, (length,))
+    assert isinstance(second, Step)
+    names = ("Alice", "Bob")
+    return {
+        "isaac-board-400": shrunk(entry.render(state, names, layout="portrait"), PHONE_WIDTH),
+        "isaac-step-400": shrunk(
+            entry.render(state, names, layout="portrait", highlight=second.highlight), PHONE_WIDTH
+        ),
+    }
+
+
 def main() -> None:
     HERE.mkdir(exist_ok=True)
     for game, (options, plies, seed) in SETUPS.items():
@@ -154,6 +175,9 @@ def main() -> None:
     png = tapping()
     (HERE / "tapping.png").write_bytes(png)
     print(f"docs/images/tapping.png: {len(png) / 1024:.1f} KB")
+    for name, png in isaac_on_a_phone().items():
+        (HERE / f"{name}.png").write_bytes(png)
+        print(f"docs/images/{name}.png: {len(png) / 1024:.1f} KB, {PHONE_WIDTH} px wide")
 
 
 if __name__ == "__main__":

@@ -126,7 +126,17 @@ class IsaacPicker(Picker):
             for score in reachable
         ]
         prompt = Phrase(CHOOSE_SCORE, piece=span)
-        return finished(choose(choices, path[1:], prompt, placeholder=prompt, highlight=lambda _: (span,)))
+        # The removals themselves: the board rings the piece's first square, as it marks any removal, and leaves
+        # the piece's value in view.
+        return finished(
+            choose(
+                choices,
+                path[1:],
+                prompt,
+                placeholder=prompt,
+                highlight=lambda offered: tuple(choice.key for choice in offered),
+            )
+        )
 
 
 def _horizontal(move: str) -> bool:

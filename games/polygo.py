@@ -11,15 +11,20 @@ from games.move_picker import MAX_OPTIONS, Choice, Picker, Step, choose, finishe
 from locales import N_
 
 AREA_SIDE = 5  # points along an area's side at most: an area's anchors fit in one menu (25)
+# A step's prompt is the sentence over its private board, where a rule has room; a menu's placeholder is what a
+# phone shows of the closed menu, about 60 characters, so it only names the choice (tests/test_picker_words.py).
 CHOOSE_AREA = N_("Place {block}: choose the area")
 AREA_COUNT = N_("{count} placements")
 CHOOSE_PLACEMENT = N_("Where does {block} go? The board rings every point it can cover here.")
 CHOOSE_ANCHOR = N_(
-    "Where does {block} go? Choose its anchor, its lowest point (the leftmost of the lowest if several)."
+    "Where does {block} go? Choose its anchor, its lowest point (the leftmost of the lowest if several): "
+    "the board rings the anchors of this area."
 )
+ANCHOR_MENU = N_("Choose its anchor: lowest, then leftmost point")
 ANCHOR_COUNT = N_("{count} ways")
 CHOOSE_PLACEMENT_NOW = N_("Place {block}: choose where")
 CHOOSE_ORIENTATION = N_("Which way is {block} turned, anchored at {point}?")
+ORIENTATION_MENU = N_("How is it turned at {point}?")
 TURNED = N_("turned {degrees}°")
 MIRRORED = N_("mirrored, turned {degrees}°")
 
@@ -103,8 +108,11 @@ class PolygoPicker(Picker):
         if len(placements) <= MAX_OPTIONS:
             turned = {move: way for anchor in anchors for move, way in _orientations(state, anchor).items()}
             choices = [Choice(move, move, turned.get(move)) for move in placements]
-            prompt = Phrase(CHOOSE_PLACEMENT, block=block)
-            second = Step(prompt, menus(choices, prompt), tuple(placements))
+            second = Step(
+                Phrase(CHOOSE_PLACEMENT, block=block),
+                menus(choices, Phrase(CHOOSE_PLACEMENT_NOW, block=block)),
+                tuple(placements),
+            )
             return second if len(path) == 1 else finished((second.choice(path[1]), path[2:]))
         points = sorted(anchors, key=lambda name: (-engine.parse_point(name)[1], engine.parse_point(name)[0]))
         prompt = Phrase(CHOOSE_ANCHOR, block=block)
@@ -116,7 +124,9 @@ class PolygoPicker(Picker):
             )
             for point in points
         ]
-        second = Step(prompt, menus(choices, prompt), tuple(placements))
+        # The board rings the anchors this menu offers, not every point their placements cover: those spill out
+        # of the area and read as more anchors than the menu lists.
+        second = Step(prompt, menus(choices, Phrase(ANCHOR_MENU)), tuple(points))
         if len(path) == 1:
             return second
         anchor = second.choice(path[1]).key
@@ -125,7 +135,7 @@ class PolygoPicker(Picker):
         turned = _orientations(state, anchor)
         ways = [Choice(move, move, turned.get(move)) for move in anchors[anchor]]
         prompt = Phrase(CHOOSE_ORIENTATION, block=block, point=anchor)
-        third = Step(prompt, menus(ways, prompt), tuple(anchors[anchor]))
+        third = Step(prompt, menus(ways, Phrase(ORIENTATION_MENU, point=anchor)), tuple(anchors[anchor]))
         return third if len(path) == 2 else finished((third.choice(path[2]), path[3:]))
 
 

@@ -321,13 +321,18 @@ def _cell_of(move: str) -> str:
     return move.split()[-1].upper()
 
 
+def ringed(highlight: Iterable[str]) -> list[str]:
+    """The cells a ``highlight`` rings: the cell of each move ("E4", "call E4")."""
+    return list(dict.fromkeys(_cell_of(move) for move in highlight))
+
+
 def _overlays(game: iago.IagoGame, marks: Marks) -> dict[str, list[str]]:
     """Each cell with sprites on it, in the order they are laid: the last-move ring, then the requested marks."""
     found: dict[str, list[str]] = {}
     if game.last_cell is not None:
         found.setdefault(game.last_cell, []).append(LAST_MARK)
-    for move in marks.highlight:
-        found.setdefault(_cell_of(move), []).append(CANDIDATE_MARK)
+    for cell in ringed(marks.highlight):
+        found.setdefault(cell, []).append(CANDIDATE_MARK)
     if marks.played:
         found.setdefault(_cell_of(marks.played), []).append(PLAYED_MARK)
     if marks.suggestion:
@@ -490,4 +495,4 @@ def render(
     return encode_indexed(page)
 
 
-__all__ = ["HEIGHT", "WIDTH", "alt_text", "cell_center", "note_text", "render", "text_board"]
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "cell_center", "note_text", "render", "ringed", "text_board"]

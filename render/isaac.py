@@ -11,11 +11,12 @@ for (where a piece can go, a suggested move, the move played) are drawn on the p
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engines import isaac
 from locales import tr
@@ -63,6 +64,9 @@ PALETTE = fixed_palette(
 )
 
 
+Box = tuple[int, int, int, int]  # left, top, right, bottom
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where everything goes in one layout; panel text sizes are the landscape ones plus ``grow``."""
@@ -72,9 +76,10 @@ class Layout:
     height: int
     cell: int
     gutter: int
-    panel: tuple[int, int, int, int]  # the panel's background: left, top, right, bottom
+    panel: Box  # the panel's background (under the board: its tallest)
     grow: int
     chip: tuple[int, int, int]  # width, height, font size of a number chip
+    chip_inset: int  # px between a chip and its square's edges
     label_size: int
     value_size: int  # the value printed on a piece
     counter: tuple[int, int]  # radius, font size
@@ -112,6 +117,7 @@ LANDSCAPE = Layout(
     panel=(PANEL_X, BOARD_Y, WIDTH - MARGIN, BOARD_Y + BOARD),
     grow=0,
     chip=(20, 14, 11),
+    chip_inset=3,
     label_size=15,
     value_size=22,
     counter=(20, 17),
@@ -122,7 +128,8 @@ LANDSCAPE = Layout(
 PORTRAIT_CELL = 70
 PORTRAIT_GUTTER = 32
 PORTRAIT_PANEL_TOP = HEADER_HEIGHT + 2 * PORTRAIT_GUTTER + PORTRAIT_CELL * isaac.SIZE
-PORTRAIT_PANEL_HEIGHT = 480  # the tallest of 40 seeded games: 333 px of players, then the legend
+# The portrait panel is as tall as what it holds (the picture's height follows): this is the most it may take.
+PORTRAIT_PANEL_HEIGHT = 480
 PORTRAIT = Layout(
     name="portrait",
     width=800,
@@ -131,7 +138,10 @@ PORTRAIT = Layout(
     gutter=PORTRAIT_GUTTER,
     panel=(MARGIN, PORTRAIT_PANEL_TOP, 800 - MARGIN, PORTRAIT_PANEL_TOP + PORTRAIT_PANEL_HEIGHT),
     grow=6,
-    chip=(30, 21, 20),
+    # Digits 20 px tall on the 800 px page: 10 px on a phone 400 px wide (they were 7.5, 20 px type). Two chips in
+    # opposite corners of a 70 px square leave its other corners and a band through its middle free.
+    chip=(38, 28, 27),
+    chip_inset=2,
     label_size=20,
     value_size=28,
     counter=(25, 22),
@@ -193,7 +203,7 @@ def _empty_board(chips: bool = True, layout: Layout = LANDSCAPE) -> Image.Image:
     """The page with the empty board (grid, edge labels and, unless `chips` is false, every square's number
     chips) and the panel's background. It never changes, so it is drawn once and copied per render: the 200
     chip labels alone took a tenth of a render."""
-    image, draw = new_canvas(layout.width, layout.height)
+    image, draw = new_canvas(layout.width, layout.panel[1] if layout.columns else layout.height)
     x, y, board, cell = layout.board_x, layout.board_y, layout.board, layout.cell
     draw.rectangle((x, y, x + board, y + board), fill=SQUARE_FILL)
     for k in range(isaac.SIZE + 1):
@@ -202,17 +212,23 @@ def _empty_board(chips: bool = True, layout: Layout = LANDSCAPE) -> Image.Image:
         draw.line((x, y + offset, x + board, y + offset), fill=GRID, width=1)
     draw.rectangle((x, y, x + board, y + board), outline=INK, width=2)
     if chips:
-        chip_w, chip_h, size = layout.chip
-        small = font(size, True)
         for file in range(isaac.SIZE):
             for rank in range(1, isaac.SIZE + 1):
-                square = isaac.square_name(file, rank)
-                left, top, _, _ = _square_box(square, layout)
-                _number_chip(draw, (left + 3, top + cell - chip_h - 3), isaac.black_number(square), 0, small, layout)
-                _number_chip(draw, (left + cell - chip_w - 3, top + 3), isaac.white_number(square), 1, small, layout)
+                _square_chips(draw, isaac.square_name(file, rank), layout)
     _edge_labels(draw, layout)
-    draw.rounded_rectangle(layout.panel, radius=10, fill=PANEL)
+    if not layout.columns:  # beside the board, the panel is the board's height; under it, as tall as it needs
+        draw.rounded_rectangle(layout.panel, radius=10, fill=PANEL)
     return image
+
+
+def _square_chips(draw: ImageDraw.ImageDraw, square: str, layout: Layout) -> None:
+    """A square's two printed numbers: Black's in its lower left corner, White's in its upper right."""
+    chip_w, chip_h, size = layout.chip
+    inset, cell = layout.chip_inset, layout.cell
+    small = font(size, True)
+    left, top, _, _ = _square_box(square, layout)
+    _number_chip(draw, (left + inset, top + cell - chip_h - inset), isaac.black_number(square), 0, small, layout)
+    _number_chip(draw, (left + cell - chip_w - inset, top + inset), isaac.white_number(square), 1, small, layout)
 
 
 def _square_box(square: str, layout: Layout) -> tuple[int, int, int, int]:
@@ -221,10 +237,15 @@ def _square_box(square: str, layout: Layout) -> tuple[int, int, int, int]:
     return left, top, left + layout.cell, top + layout.cell
 
 
-def _board_image(game: isaac.IsaacGame, layout: Layout) -> Image.Image:
-    """A copy of the empty board whose squares under pieces lose their chips: the piece hides the printed
-    numbers, as on the real board, and its rounded corners leave a chip's edge in view."""
-    image = _empty_board(True, layout).copy()
+def _board_image(game: isaac.IsaacGame, layout: Layout, height: int) -> Image.Image:
+    """A page ``height`` px tall with the empty board whose squares under pieces lose their chips: the piece hides
+    the printed numbers, as on the real board, and its rounded corners leave a chip's edge in view."""
+    board = _empty_board(True, layout)
+    if board.height == height:
+        image = board.copy()
+    else:
+        image, _ = new_canvas(layout.width, height)
+        image.paste(board, (0, 0))
     cell = layout.cell
     for span, _ in game.pieces():
         first, last = span.split("-")
@@ -319,7 +340,7 @@ def _draw_counters(draw: ImageDraw.ImageDraw, game: isaac.IsaacGame, layout: Lay
 # ------------------------------------------------------------------------------------------ requested marks
 
 
-def _highlighted_squares(items: Iterable[str]) -> list[str]:
+def ringed(items: Iterable[str]) -> list[str]:
     """The squares to ring for the highlighted items: a square ("c3") itself, a placement every square of its piece,
     a removal the first square of its piece (leaving the piece's value in view)."""
     found: dict[str, None] = {}
@@ -352,10 +373,26 @@ def _ghost(draw: ImageDraw.ImageDraw, move: str, kind: str, layout: Layout, smal
     draw_mark(draw, kind, cx, cy, layout.cell * (0.24 if smaller else 0.36))
 
 
+def _draw_candidates(draw: ImageDraw.ImageDraw, marks: Marks, layout: Layout) -> None:
+    """Where a chosen piece can go: the candidate ring in each square's free upper left corner, between its two
+    number chips (Black's lower left, White's upper right), so it never covers a number as a ring in the middle of
+    the square did."""
+    for square in ringed(marks.highlight):
+        cx, cy, radius = _free_corner(square, layout)
+        draw_mark(draw, CANDIDATE_MARK, cx, cy, radius, edge=2)
+
+
+def _free_corner(square: str, layout: Layout) -> tuple[float, float, float]:
+    """The centre and radius of the largest ring in a square's upper left corner that keeps 3 px off its chips."""
+    chip_w, chip_h, _ = layout.chip
+    inset, cell = layout.chip_inset, layout.cell
+    left, top, _, _ = _square_box(square, layout)
+    width, height = cell - chip_w - 2 * inset, cell - chip_h - 2 * inset  # up to White's chip, down to Black's
+    radius = min(width, height) / 2 - 3
+    return left + inset + width / 2, top + inset + height / 2, radius
+
+
 def _draw_requested(draw: ImageDraw.ImageDraw, marks: Marks, layout: Layout) -> None:
-    for square in _highlighted_squares(marks.highlight):
-        cx, cy = square_center(square, layout.name)
-        draw_mark(draw, CANDIDATE_MARK, cx, cy, layout.cell * 0.15, edge=1)
     if marks.played:
         _ghost(draw, marks.played, PLAYED_MARK, layout, smaller=False)
     if marks.suggestion:
@@ -460,9 +497,10 @@ def _draw_panel(
     language: str,
     layout: Layout,
     marks: Marks,
-) -> tuple[float, float]:
-    """The panel's words; returns the y below the players' blocks and the top of the legend (a test keeps the
-    first above the second)."""
+) -> tuple[float, float, float]:
+    """The panel's words; returns the y below the players' blocks, the top of the legend (a test keeps the first
+    above the second) and the y below the legend. Beside the board the legend stands at the panel's foot; under
+    it (portrait), right under the players' blocks, and the panel ends with it: no band of empty panel."""
     left, top, right, bottom = layout.panel
     x = left + 12
     if layout.columns:
@@ -472,6 +510,7 @@ def _draw_panel(
             _player_panel(draw, game, 0, names[0], x, top + 10, language, layout),
             _player_panel(draw, game, 1, names[1], middle + 8, top + 10, language, layout),
         )
+        below -= 6  # a block ends with 10 px of room for the next one; the legend needs only a line's gap
     else:
         # White's block on top, next to White's edge of the board; Black's below.
         y = _player_panel(draw, game, 1, names[1], x, top + 10, language, layout)
@@ -484,21 +523,50 @@ def _draw_panel(
         tr(language, "Chips: dark = Black's numbers,"),
         tr(language, "light = White's numbers"),
     ]
+    items = legend_items(marks, language)
     if layout.columns:
         legend[1:] = [f"{legend[1]} {legend[2]}"]
+        legend_top = y = below
+        if items:
+            y = draw_legend(draw, x, y + size / 2, items, size, right - 12) - 4
+        for k, line in enumerate(legend):
+            draw.text((x, y), line, fill=INK if k == 0 else MUTED, font=font(size), anchor="lt")
+            y += step
+        return below, legend_top, y
     line_bottom = bottom - 12
     for k, line in enumerate(reversed(legend)):
         colour = INK if k == len(legend) - 1 else MUTED
         draw.text((x, line_bottom - step * k), line, fill=colour, font=font(size), anchor="lb")
     legend_top = line_bottom - step * len(legend) - 4
-    items = legend_items(marks, language)
     if items:
-        rows = 1 if layout.columns else len(items)
-        first_middle = legend_top - (rows - 1) * (size + 8) - size / 2
-        room = right - 12 if layout.columns else x + 1  # beside the board: one mark a line
-        draw_legend(draw, x, first_middle, items, size, room)
+        first_middle = legend_top - (len(items) - 1) * (size + 8) - size / 2
+        draw_legend(draw, x, first_middle, items, size, x + 1)  # beside the board: one mark a line
         legend_top = first_middle - size / 2 - 4
-    return below, legend_top
+    return below, legend_top, bottom
+
+
+class _Unseen:
+    """A stand-in for a page's ``ImageDraw`` that lays the panel out and draws nothing: how tall the portrait
+    panel is, before the page is made."""
+
+    def textlength(self, text: str, font: ImageFont.FreeTypeFont) -> float:
+        return font.getlength(text)
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return _nothing
+
+
+def _nothing(*args: object, **kwargs: object) -> None:
+    return None
+
+
+def _panel_box(game: isaac.IsaacGame, names: tuple[str, str], language: str, layout: Layout, marks: Marks) -> Box:
+    """Where the panel's background goes: beside the board, the layout's; under it, as tall as its words."""
+    if not layout.columns:
+        return layout.panel
+    _, _, end = _draw_panel(cast(ImageDraw.ImageDraw, _Unseen()), game, names, language, layout, marks)
+    left, top, right, _ = layout.panel
+    return left, top, right, round(end) + 6
 
 
 def last_line(game: isaac.IsaacGame, language: str = "en") -> str:
@@ -531,12 +599,17 @@ def render(
     shape = layout_of(layout)
     marks = Marks.of(highlight, suggestion, played)
     names = shown_names(names, language)
-    image = _board_image(game, shape)
+    panel = _panel_box(game, names, language, shape, marks)
+    image = _board_image(game, shape, shape.height if not shape.columns else panel[3] + MARGIN)
     draw = BoardDraw(image)
+    if shape.columns:
+        draw.rounded_rectangle(panel, radius=10, fill=PANEL)
     sides = [Side(names[0], DARK_PIECE), Side(names[1], LIGHT_PIECE)]
     draw_header(draw, shape.width, sides, game.turn, status(game, language), shape.status_size)
     _draw_pieces(draw, game, shape)
     _draw_last_move(draw, game, shape)
+    if marks.highlight:
+        _draw_candidates(draw, marks, shape)
     _draw_counters(draw, game, shape)
     if marks:
         _draw_requested(draw, marks, shape)
@@ -544,4 +617,4 @@ def render(
     return to_png(image, PALETTE)
 
 
-__all__ = ["HEIGHT", "WIDTH", "alt_text", "render", "square_center", "text_board"]
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "render", "ringed", "square_center", "text_board"]

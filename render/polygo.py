@@ -330,12 +330,17 @@ def points_of(move: str | None) -> list[tuple[int, int]]:
     return [parse_point(token) for token in tokens]
 
 
+def ringed(highlight: Iterable[str]) -> list[tuple[int, int]]:
+    """The points a ``highlight`` rings, as (column, row): every point of each placement (a point alone, such as an
+    anchor, is a placement of one point)."""
+    return sorted({point for move in highlight for point in points_of(move)})
+
+
 def _draw_requested(draw: ImageDraw.ImageDraw, game: PolygoGame, marks: Marks, layout: Layout) -> None:
     """Candidate rings on every point a highlighted placement covers, crosses on the played block, stars on the
     suggested one (smaller, over a cross on the same point)."""
     step = _spacing(game.size, layout)
-    covered = sorted({point for move in marks.highlight for point in points_of(move)})
-    for col, row in covered:
+    for col, row in ringed(marks.highlight):
         x, y = _lattice(game.size, col, row, layout)
         draw_mark(draw, CANDIDATE_MARK, x, y, step * 0.22, edge=1)
     played = set(points_of(marks.played))
@@ -702,4 +707,4 @@ def render_dice(face: int, language: str = "en") -> bytes:
     return to_png(image, PALETTE)
 
 
-__all__ = ["HEIGHT", "WIDTH", "alt_text", "point_center", "render", "render_dice", "text_board"]
+__all__ = ["HEIGHT", "WIDTH", "alt_text", "point_center", "render", "render_dice", "ringed", "text_board"]

@@ -42,8 +42,16 @@ def comma(language: str) -> str:
     return tr(language, ", ")
 
 
+FULL_STOPS = ("。", "！", "？")  # a Japanese sentence's end: the next one follows without a space
+
+
 def sentences(parts: Iterable[str]) -> str:
-    return " ".join(part for part in parts if part)
+    """Sentences one after the other: after an English full stop a space, after a Japanese one none."""
+    text = ""
+    for part in parts:
+        if part:
+            text += part if not text or text.endswith(FULL_STOPS) else " " + part
+    return text
 
 
 def runs(indices: Iterable[int], label: Callable[[int], str], language: str, spoken: bool) -> str:

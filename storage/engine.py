@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -42,7 +42,7 @@ from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
-from storage.faults import unavailable_reason
+from storage.faults import is_asyncpg_out_of_step, unavailable_reason
 
 T = TypeVar("T")
 Body = Callable[[sa.Connection], T]
@@ -117,10 +117,19 @@ def discard_on_fault(engine: Engine) -> None:
     """Throw away the connections of ``engine``'s pool after a temporary fault (down, read-only, full), so the next
     call opens new ones: SQLite quietly opens a connection read-only while its file cannot be written and keeps
     it so for its whole life, and a PostgreSQL connection that saw its server stop is dead. A lock (busy) leaves
-    the connection as good as it was."""
+    the connection as good as it was.
+
+    A connection that failed its check on checkout (``pool_pre_ping``), for whatever reason, or whose driver says
+    it cannot run an operation now (asyncpg's "another operation (2) is in progress", left by the server's notice
+    that it ends the session, see :func:`storage.faults.is_asyncpg_stranded`; or busy, or cancelling) is thrown
+    away too: the pool then opens a new one, or the call fails with the server's own answer (refused: down).
+    SQLAlchemy's asyncpg dialect calls a connection dead only once asyncpg has closed it, which asyncpg happens to
+    do as it fails such an operation: this does not leave the rule to the driver's internals."""
 
     @event.listens_for(engine, "handle_error")
     def on_error(context: sa.engine.ExceptionContext) -> None:
+        if context.is_pre_ping or is_asyncpg_out_of_step(context.original_exception):
+            context.is_disconnect = True
         reason = unavailable_reason(context.original_exception)
         if reason is None or reason == "locked":
             return
@@ -180,22 +189,56 @@ def make_runner(url: URL, engine: AsyncEngine) -> Runner:
     return SqliteThreads(url) if url.get_backend_name() == "sqlite" else AsyncRunner(engine)
 
 
+CLOSE_WAIT_S = 5.0  # how long closing waits for the transactions under way (their callers may be gone)
+
+
 class AsyncRunner:
-    """PostgreSQL: the body runs under ``run_sync`` on the async engine (asyncpg, on the event loop)."""
+    """PostgreSQL: the body runs under ``run_sync`` on the async engine (asyncpg, on the event loop).
+
+    A transaction, once begun, is never interrupted from outside: a caller that is cancelled (the bot shutting
+    down, an interaction's handler given up) stops waiting at once, and the transaction runs on to its end on its
+    connection (committed, or rolled back), as on SQLite's threads. asyncpg answers a cancelled operation by
+    asking the server to cancel it, and its connection stays busy until the server has answered; the pool never
+    gets a connection back in that state. One connection serves one transaction at a time: the pool hands it out
+    once, and it comes back only when that transaction is over."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self._running: set[asyncio.Future[Any]] = set()
 
     async def read(self, body: Body[T]) -> T:
+        return await self._whole(self._read(body))
+
+    async def write(self, body: Body[T]) -> T:
+        return await self._whole(self._write(body))
+
+    async def _read(self, body: Body[T]) -> T:
         async with self.engine.connect() as connection:
             return await connection.run_sync(body)
 
-    async def write(self, body: Body[T]) -> T:
+    async def _write(self, body: Body[T]) -> T:
         async with self.engine.begin() as connection:
             return await connection.run_sync(body)
 
+    async def _whole(self, transaction: Coroutine[Any, Any, T]) -> T:
+        """``transaction``'s result, the transaction shielded from its caller's cancellation."""
+        task = asyncio.ensure_future(transaction)
+        self._running.add(task)
+        task.add_done_callback(_settled)
+        task.add_done_callback(self._running.discard)
+        return await asyncio.shield(task)
+
     async def close(self) -> None:
-        pass  # the engine is the Database's; it disposes of it
+        """Wait (a while) for the transactions of callers that stopped waiting, before the engine is disposed."""
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=CLOSE_WAIT_S)
+
+
+def _settled(task: asyncio.Future[Any]) -> None:
+    """Take a shielded transaction's error if its caller was cancelled (the caller sees it otherwise): asyncio
+    would log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
 
 
 class SqliteThreads:

@@ -82,7 +82,7 @@ def unavailable_reason(error: BaseException) -> Reason | None:
                 return reason
         if isinstance(cause, OSError):  # refused, reset, unreachable, DNS, a connect timeout
             return "down"
-        if _is_asyncpg_closed(cause):
+        if _is_asyncpg_closed(cause) or is_asyncpg_stranded(cause):
             return "down"
     return None
 
@@ -114,6 +114,34 @@ def _is_asyncpg_closed(error: BaseException) -> bool:
     # server went away under a connection that was checked out. Other InterfaceErrors are misuse (bugs).
     module = type(error).__module__
     return module.startswith("asyncpg") and type(error).__name__ == "InterfaceError" and "closed" in str(error)
+
+
+def is_asyncpg_stranded(error: BaseException) -> bool:
+    """asyncpg's "cannot switch to state N; another operation (2) is in progress": the connection's protocol is
+    still consuming an error (state 2) that no operation was waiting for. That is the server's FATAL notice as it
+    ends the session (a stop, a crash, a terminated backend) arriving on a connection idle in the pool or between
+    two statements; asyncpg marks the connection closed only when it reads the socket's end, a loop iteration or
+    more later, and an operation started in between (the pool's pre-ping, the next statement) fails so. No other
+    operation holds the connection: its session is gone, as when "the connection is closed"
+    (https://github.com/MagicStack/asyncpg/issues/784)."""
+    module = type(error).__module__
+    return (
+        module.startswith("asyncpg")
+        and type(error).__name__ == "InternalClientError"
+        and "another operation (2) is in progress" in str(error)
+    )
+
+
+def is_asyncpg_out_of_step(error: BaseException) -> bool:
+    """An asyncpg error that says its connection cannot run an operation now (stranded as above, or still busy
+    or cancelling another one): whatever the cause, that connection must never be used again."""
+    for cause in _causes(error):
+        if is_asyncpg_stranded(cause):
+            return True
+        busy = "another operation is" in str(cause)  # "... in progress", "... cancelling"
+        if busy and type(cause).__module__.startswith("asyncpg") and type(cause).__name__ == "InterfaceError":
+            return True
+    return False
 
 
 class OutageTracker:

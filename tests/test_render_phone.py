@@ -231,17 +231,18 @@ def test_a_19x19_stone_is_big_enough_on_a_phone() -> None:
 
 
 def test_panels_never_run_into_their_legend_or_off_the_panel() -> None:
-    """The portrait panels have a fixed height: the tallest content of many positions, with every mark, fits."""
+    """Polygo's portrait panel and every landscape panel have a fixed height: the tallest content of many positions,
+    with every mark, fits. ISAAC's portrait panel is as tall as its content, within the most it may take."""
     for game, state in every_position():
         for options in ({}, marks(state)):
             if game == "isaac":
                 for layout in isaac_view.LAYOUTS.values():
                     image = Image.new("RGB", (layout.width, layout.height))
                     extra = isaac_view.Marks(tuple(options.get("highlight", ())), options.get("suggestion"))
-                    below, legend = isaac_view._draw_panel(
+                    below, legend, end = isaac_view._draw_panel(
                         base.BoardDraw(image), state, JAPANESE_NAMES, "ja", layout, extra
                     )
-                    assert below <= legend, (layout.name, len(state.moves))
+                    assert below <= legend < end <= layout.panel[3], (layout.name, len(state.moves))
             if game == "polygo":
                 for layout in polygo_view.LAYOUTS.values():
                     image = Image.new("RGB", (layout.width, layout.height))
