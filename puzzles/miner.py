@@ -250,7 +250,7 @@ def ship(game: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -
         mining[path.stem] = {
             "games": len(done),
             "seeds": f"{min(seeds)}-{max(seeds)}" if seeds else "",
-            "cpu_hours": round(cpu, 3),
+            "cpu_hours": round(cpu, 4),
             "found": count,
             "per_cpu_hour": round(count / cpu, 1) if cpu else 0.0,
         }

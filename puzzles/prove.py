@@ -17,6 +17,9 @@ from puzzles.mining import GAIN, MARGIN, MAX_SOLVER_MOVES, WINNING, Step, is_onl
 from puzzles.oracle import Oracle
 
 MIN_MOVES = 3  # the first position of a puzzle offers at least this many legal moves (no coin flips)
+# Below this value by the search at the position, no move can be an only move (one that does not keep the win
+# must gain GAIN over every other, and no value is below -1); a little below, since the proof searches deeper.
+HOPELESS = -1 + GAIN - 0.1
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,9 @@ def prove_step(oracle: Oracle, state: GameState, min_moves: int = 2) -> Step | N
     player = state.turn
     if state.chance or player is None or len(legal) < min_moves:
         return None
-    best, _ = oracle.best(state)
+    best, estimate = oracle.best(state)
+    if estimate < HOPELESS:
+        return None
     values: dict[str, float] = {}
     for index, (move, shallow) in enumerate(oracle.order(state, best, legal, oracle.game_ai)):
         deep = oracle.contenders is None or index < oracle.contenders or shallow is None
