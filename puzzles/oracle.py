@@ -3,8 +3,9 @@
 Every search here is fixed work, never a clock (``budget_s=math.inf`` is the AI's "no clock" mode: Iago's exact
 endgame solver runs to its end and its tree search stops at a fixed number of iterations, ISAAC's tree search runs
 a fixed number of iterations from a fixed seed, Polygo's search runs to its full width), so a seed mines the same
-puzzles on any machine and a test can search again and get the same values. Only the AI's public calls are used
-(``ai.analyse_position``, ``ai.evaluate``), on the AI's scale: -1..+1 for the player named.
+puzzles on any machine and a test can search again and get the same values. The AI's public calls are used
+(``ai.analyse_position``, ``ai.evaluate``; for Polygo's survey also ``ai.polygo.search.root_values``, the search
+behind its ``analyse_position``), on the AI's scale: -1..+1 for the player named.
 
 Per game (docs/puzzles.md, "What sound means"):
 
@@ -12,9 +13,9 @@ Per game (docs/puzzles.md, "What sound means"):
   alpha-beta solves exactly: a move's value is its exact result, so "exactly one move wins" is a proof.
 - **ISAAC**: the scoring phase (removals: a placement has hundreds of rivals, each a long search). A move's value
   is the full tree search of the position after it, one ply deeper than the search at the position itself.
-- **Polygo**: every placement after its roll. Every move is valued by the position it leaves before the
-  opponent's roll (the value the levels' search gives its leaves: depth 1); the contenders by the average over the
-  opponent's six faces of the full search after their roll (depth 3, deeper than level 4's depth 2).
+- **Polygo**: every placement after its roll. Every move is valued by level 4's root search (depth 2 for its
+  best 16 placements, depth 1 below them); the contenders again by the average over the opponent's six faces of
+  the full search after their roll (depth 3, a roll deeper than level 4).
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import ai
+from ai.polygo import search as polygo_search
+from ai.search import Analysis, Deadline
 from engines import GameState
 from engines import iago as iago_engine
 
 FULL = math.inf  # the AI's "no clock" budget: a fixed amount of work, the same on every machine
 GLANCE = 0.0  # the least search (its first depth always completes): fixed work too, for ordering moves only
-IAGO_EMPTIES = 8  # Iago positions with at most this many empty inner cells: every move after is solved exactly
+IAGO_EMPTIES = 7  # Iago positions with at most this many empty inner cells: every move after is solved exactly
 ISAAC_MAX_MOVES = 120  # ISAAC positions with more moves (removals times counter scores) cost too much to prove
 POLYGO_CONTENDERS = 4  # Polygo: the moves best at depth 1 that are searched again at depth 3
 
@@ -55,20 +58,22 @@ def value(state: GameState, player: int, game_ai: str, budget: float = FULL) -> 
 
 
 Ordered = list[tuple[str, float | None]]  # moves, likeliest rivals first, each with its shallow value (if any)
+Survey = tuple[str, float, Ordered]  # the search's best move, its value there, and every move ordered (best first)
 
 
 @dataclass(frozen=True)
 class Oracle:
-    """One game's puzzle searches. ``gate``: whether a position is worth proving; ``order``: the moves with the
-    solution's likeliest rivals first (the prover stops at the first rival that also keeps the win, so most
-    positions cost a few searches); ``deep_value``: the proving value of a move for the player who plays it;
-    with ``contenders``, only that many moves get it and the rest keep the shallow value ``order`` gave them."""
+    """One game's puzzle searches. ``gate``: whether a position is worth proving; ``survey``: level 4's full search
+    at the position (its move and value) and the moves with the solution's likeliest rivals first (the prover
+    stops at the first rival that also keeps the win, so most positions cost a few searches); ``deep_value``: the
+    proving value of a move for the player who plays it; with ``contenders``, only that many moves get it and the
+    rest keep the shallow value the survey gave them."""
 
     game: str
     game_ai: str
     search: str  # names the proving search in the shipped record
     gate: Callable[[GameState], bool]
-    order: Callable[[GameState, str, list[str], str], Ordered]
+    survey: Callable[[GameState, str], Survey]
     deep_value: Callable[[GameState, str, int, str], float]
     signature: Callable[[GameState], Any]
     deviations: Callable[[GameState], list[str]]  # the moves (or die faces) whose positions are candidates too
@@ -119,13 +124,14 @@ def _every_move(state: GameState) -> list[str]:
     return [] if state.chance or state.turn is None else state.legal_moves()
 
 
-def _by_glance(state: GameState, best: str, moves: list[str], game_ai: str) -> Ordered:
-    """``best`` first, then the others by the least search of each (the likeliest rivals first)."""
+def _by_glance(state: GameState, game_ai: str) -> Survey:
+    """The full search's move first, then the others by the least search of each (the likeliest rivals first)."""
     player = state.turn
     assert player is not None
-    others = [m for m in moves if m != best]
+    best, estimate = ai.analyse_position(state, budget_s=FULL, game_ai=game_ai)
+    others = [m for m in state.legal_moves() if m != best]
     glanced = {m: value(after(state, m), player, game_ai, GLANCE) for m in others}
-    return [(best, None), *((m, None) for m in sorted(others, key=lambda m: (-glanced[m], m)))]
+    return best, estimate, [(best, None), *((m, None) for m in sorted(others, key=lambda m: (-glanced[m], m)))]
 
 
 def _value_after(state: GameState, move: str, player: int, game_ai: str) -> float:
@@ -139,9 +145,11 @@ def _isaac_gate(state: Any) -> bool:
     return state.phase != "placement" and len(state.legal_moves()) <= ISAAC_MAX_MOVES
 
 
-def _isaac_order(state: GameState, best: str, moves: list[str], game_ai: str) -> Ordered:
-    """The best first, then the same piece at the nearest other scores (the likeliest to keep the win too), then
-    every other piece at its highest score, then the rest."""
+def _isaac_survey(state: GameState, game_ai: str) -> Survey:
+    """The full search's move first, then the same piece at the nearest other scores (the likeliest to keep the
+    win too), then every other piece at its highest score, then the rest."""
+    best, estimate = ai.analyse_position(state, budget_s=FULL, game_ai=game_ai)
+    moves = state.legal_moves()
 
     def parts(move: str) -> tuple[str, int]:
         _, span, score = move.split(" ")
@@ -164,7 +172,7 @@ def _isaac_order(state: GameState, best: str, moves: list[str], game_ai: str) ->
             return (1, abs(score - best_score), move)
         return (2 if score == top[span] else 3, -score, move)
 
-    return [(move, None) for move in sorted(moves, key=rank)]
+    return best, estimate, [(move, None) for move in sorted(moves, key=rank)]
 
 
 def _isaac_deviations(state: Any) -> list[str]:
@@ -194,11 +202,6 @@ def _other_faces(state: Any) -> list[str]:
     return [move for move in state.legal_moves() if move.startswith("roll ")]
 
 
-def _polygo_depth1(state: GameState, move: str, player: int, game_ai: str) -> float:
-    """The position the placement leaves, before the opponent's roll: what the levels' own search looks at."""
-    return value(after(state, move), player, game_ai)
-
-
 def _polygo_depth3(state: GameState, move: str, player: int, game_ai: str) -> float:
     """The placement's value over the opponent's six faces, each answered by the full search (depth 2 from
     there): a look one roll deeper than level 4's own."""
@@ -209,12 +212,14 @@ def _polygo_depth3(state: GameState, move: str, player: int, game_ai: str) -> fl
     return sum(value(after(placed, face), player, game_ai) for face in faces) / len(faces)
 
 
-def _polygo_order(state: GameState, best: str, moves: list[str], game_ai: str) -> Ordered:
-    """Every placement at depth 1, the search's best first and then the rest best first."""
-    player = state.turn
-    assert player is not None
-    depth1 = {m: _polygo_depth1(state, m, player, game_ai) for m in moves}
-    return [(m, depth1[m]) for m in [best, *sorted((m for m in moves if m != best), key=lambda m: (-depth1[m], m))]]
+def _polygo_survey(state: GameState, game_ai: str) -> Survey:
+    """Level 4's root search, every placement valued at once (depth 2 for its best ``WIDE``, depth 1 below them):
+    ``ai.polygo.search.root_values``, the search behind ``ai.analyse_position``. Valuing each placement through
+    ``ai.evaluate`` instead would cost a scan of the board per placement, a hundred times as much."""
+    values, _ = polygo_search.root_values(state, Deadline(None), None)
+    best, estimate = Analysis(values, 1, False).best()
+    rest = sorted((m for m in values if m != best), key=lambda m: (-values[m], m))
+    return best, estimate, [(m, values[m]) for m in [best, *rest]]
 
 
 ORACLES: dict[str, Oracle] = {
@@ -223,7 +228,7 @@ ORACLES: dict[str, Oracle] = {
         game_ai="ai.iago",
         search="exact",
         gate=_iago_gate,
-        order=_by_glance,
+        survey=_by_glance,
         deep_value=_value_after,
         signature=_dict_signature,
         deviations=_every_move,
@@ -233,7 +238,7 @@ ORACLES: dict[str, Oracle] = {
         game_ai="ai.isaac",
         search="full-after-move",
         gate=_isaac_gate,
-        order=_isaac_order,
+        survey=_isaac_survey,
         deep_value=_value_after,
         signature=_dict_signature,
         deviations=_isaac_deviations,
@@ -243,7 +248,7 @@ ORACLES: dict[str, Oracle] = {
         game_ai="ai.polygo",
         search="depth3-contenders",
         gate=_polygo_gate,
-        order=_polygo_order,
+        survey=_polygo_survey,
         deep_value=_polygo_depth3,
         signature=_polygo_signature,
         deviations=_other_faces,

@@ -20,6 +20,7 @@ MIN_MOVES = 3  # the first position of a puzzle offers at least this many legal 
 # Below this value by the search at the position, no move can be an only move (one that does not keep the win
 # must gain GAIN over every other, and no value is below -1); a little below, since the proof searches deeper.
 HOPELESS = -1 + GAIN - 0.1
+SHALLOW_GAP = MARGIN / 2  # where the survey values every move: the least lead of its best move worth proving
 
 
 @dataclass(frozen=True)
@@ -40,11 +41,14 @@ def prove_step(oracle: Oracle, state: GameState, min_moves: int = 2) -> Step | N
     player = state.turn
     if state.chance or player is None or len(legal) < min_moves:
         return None
-    best, estimate = oracle.best(state)
+    best, estimate, ordered = oracle.survey(state, oracle.game_ai)
     if estimate < HOPELESS:
         return None
+    shallow_rival = ordered[1][1] if len(ordered) > 1 else None
+    if shallow_rival is not None and estimate - shallow_rival < SHALLOW_GAP:
+        return None  # level 4 already sees a rival as good: the deeper search hardly ever parts them by MARGIN
     values: dict[str, float] = {}
-    for index, (move, shallow) in enumerate(oracle.order(state, best, legal, oracle.game_ai)):
+    for index, (move, shallow) in enumerate(ordered):
         deep = oracle.contenders is None or index < oracle.contenders or shallow is None
         found = oracle.deep_value(state, move, player, oracle.game_ai) if deep else shallow
         assert found is not None
