@@ -26,9 +26,11 @@ import hashlib
 import json
 import multiprocessing
 import random
+import signal
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,8 @@ WORK_DIR = Path(__file__).resolve().parent / "work"
 PAIRS: tuple[tuple[int, int], ...] = ((1, 4), (4, 1), (2, 4), (4, 2), (3, 4), (4, 3), (2, 3), (3, 2), (4, 4))
 OPENING = {"iago": 4, "isaac": 4, "polygo": 0}  # random moves before the levels play (Polygo's dice vary it)
 MAX_PER_GAME = 6  # puzzles kept from one self-play game (its candidates are alike)
+GAME_CPU_S = 300.0  # CPU seconds a self-play game may take before its seed is skipped
+CANDIDATE_CPU_S = 20.0  # CPU seconds a candidate's proof, rating and themes may take before it is skipped
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -113,59 +117,96 @@ def found_by(state: GameState, move: str, game_ai: str) -> list[int]:
     ]
 
 
+class TooLong(Exception):
+    """A search ran past its CPU allowance (``cpu_limit``)."""
+
+
+@contextmanager
+def cpu_limit(seconds: float) -> Iterator[None]:
+    """Raise TooLong in this (main) thread once it has used ``seconds`` of CPU. Every search here is fixed work,
+    but an exact Iago solve or a long game can be very long fixed work: a candidate whose proof would take
+    minutes is skipped (and counted), on any machine alike unless it is near the allowance."""
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TooLong
+
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
 def mine_seed(job: tuple[str, dict[str, Any], int]) -> dict[str, Any]:
     """Runs in a worker: play the seed's game, prove its candidates, and return the seed's work line."""
     game, options, seed = job
     started = time.process_time()
     oracle = ORACLES[game]
-    entry = games.find(game)
-    final, levels = self_play(game, options, seed)
-    played_s = time.process_time() - started
+    levels = PAIRS[seed % len(PAIRS)]
+    line: dict[str, Any] = {"seed": seed, "levels": list(levels), "plies": 0, "candidates": 0, "skipped": 0}
+    try:
+        with cpu_limit(GAME_CPU_S):
+            final, _ = self_play(game, options, seed)
+    except TooLong:
+        return {**line, "skipped": 1, "play_s": 0.0, "cpu_s": round(time.process_time() - started, 2), "puzzles": []}
+    line["plies"] = len(final.moves)
+    line["play_s"] = round(time.process_time() - started, 2)
     seen: set[str] = set()
     found: list[dict[str, Any]] = []
-    tried = 0
     for record in candidates(oracle, game, options, final.moves):
-        state = entry.new_game(**options)
-        for move in record:
-            state.play(move)
+        state = position(game, options, record)
         key = oracle.key(state)
         if key in seen:
             continue
         seen.add(key)
-        tried += 1
-        line = solve(oracle, state)
-        if line is None:
+        line["candidates"] += 1
+        try:
+            with cpu_limit(CANDIDATE_CPU_S):
+                puzzle = prove_candidate(oracle, state, options, record, {"seed": seed, "levels": list(levels)})
+        except TooLong:
+            line["skipped"] += 1
             continue
-        first = line.steps[0]
-        hits = found_by(state, first.move, oracle.game_ai)
-        legal = len(state.legal_moves())
-        puzzle = shipped.ShippedPuzzle(
-            id=shipped.puzzle_id(game, options, record),
-            game=game,
-            options=dict(options),
-            moves=tuple(record),
-            solver=state.turn or 0,
-            solution=line.solution,
-            steps=tuple((s.move, s.value, s.rival, s.rival_value) for s in line.steps),
-            rating=rating(hits, len(line.steps), legal),
-            themes=tuple(themes(game, options, record, list(line.solution), first.value)),
-            found=tuple(hits),
-            legal=legal,
-            search=oracle.search,
-            source={"seed": seed, "levels": list(levels)},
-        )
-        found.append({**puzzle.to_dict(), "position": _digest(key)})
-        if len(found) >= MAX_PER_GAME:
-            break
-    return {
-        "seed": seed,
-        "levels": list(levels),
-        "plies": len(final.moves),
-        "candidates": tried,
-        "play_s": round(played_s, 2),
-        "cpu_s": round(time.process_time() - started, 2),
-        "puzzles": found,
-    }
+        if puzzle is not None:
+            found.append({**puzzle.to_dict(), "position": _digest(key)})
+            if len(found) >= MAX_PER_GAME:
+                break
+    return {**line, "cpu_s": round(time.process_time() - started, 2), "puzzles": found}
+
+
+def position(game: str, options: dict[str, Any], record: list[str]) -> GameState:
+    state = games.find(game).new_game(**options)
+    for move in record:
+        state.play(move)
+    return state
+
+
+def prove_candidate(
+    oracle: Oracle, state: GameState, options: dict[str, Any], record: list[str], source: dict[str, Any]
+) -> shipped.ShippedPuzzle | None:
+    """The puzzle at ``state`` (proven, rated, with its themes), or None when it has no only move."""
+    line = solve(oracle, state)
+    if line is None:
+        return None
+    first = line.steps[0]
+    hits = found_by(state, first.move, oracle.game_ai)
+    legal = len(state.legal_moves())
+    return shipped.ShippedPuzzle(
+        id=shipped.puzzle_id(oracle.game, options, record),
+        game=oracle.game,
+        options=dict(options),
+        moves=tuple(record),
+        solver=state.turn or 0,
+        solution=line.solution,
+        steps=tuple((s.move, s.value, s.rival, s.rival_value) for s in line.steps),
+        rating=rating(hits, len(line.steps), legal),
+        themes=tuple(themes(oracle.game, options, record, list(line.solution), first.value)),
+        found=tuple(hits),
+        legal=legal,
+        search=oracle.search,
+        source=source,
+    )
 
 
 def _digest(key: str) -> str:
@@ -226,7 +267,8 @@ def mine(game: str, options: dict[str, Any], seeds: list[int], jobs: int, direct
                 solutions = "; ".join(f"{len(p['moves'])}: {' '.join(p['solution'])}" for p in result["puzzles"])
                 print(
                     f"seed {result['seed']} L{result['levels'][0]}-L{result['levels'][1]}: {result['plies']} plies, "
-                    f"{result['candidates']} candidates, {result['cpu_s']:.1f} CPU s, "
+                    f"{result['candidates']} candidates ({result.get('skipped', 0)} too long), "
+                    f"{result['cpu_s']:.1f} CPU s, "
                     f"{len(result['puzzles'])} puzzles {solutions}",
                     flush=True,
                 )

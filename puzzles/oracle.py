@@ -36,7 +36,7 @@ FULL = math.inf  # the AI's "no clock" budget: a fixed amount of work, the same 
 GLANCE = 0.0  # the least search (its first depth always completes): fixed work too, for ordering moves only
 IAGO_EMPTIES = 7  # Iago positions with at most this many empty inner cells: every move after is solved exactly
 ISAAC_MAX_MOVES = 120  # ISAAC positions with more moves (removals times counter scores) cost too much to prove
-POLYGO_CONTENDERS = 4  # Polygo: the moves best at depth 1 that are searched again at depth 3
+POLYGO_CONTENDERS = 4  # Polygo: the moves best by the survey that are searched again at depth 3
 
 
 def after(state: GameState, move: str) -> GameState:
