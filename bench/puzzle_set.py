@@ -48,16 +48,15 @@ def report(game: str) -> None:
     print(f"   margin (value over the closest rival): median {statistics.median(margins):.2f}, min {min(margins):.2f}")
     mining = head.get("mining") or {}
     total_cpu = sum(m["cpu_hours"] for m in mining.values())
-    total_found = sum(m["found"] for m in mining.values())
+    total = sum(m["shipped"] for m in mining.values())
     for name, figures in sorted(mining.items()):
         print(
             f"   mined {name}: seeds {figures['seeds']}, {figures['games']} games, {figures['found']} found, "
-            f"{figures['cpu_hours']:.2f} CPU hours, {figures['per_cpu_hour']:.0f} puzzles per CPU hour"
+            f"{figures['shipped']} shipped, {figures['cpu_hours']:.2f} CPU hours, "
+            f"{figures['per_cpu_hour']:.0f} shipped puzzles per CPU hour ({figures['skipped']} candidates too long)"
         )
     if total_cpu:
-        print(
-            f"   mining in all: {total_found} found in {total_cpu:.2f} CPU hours, {total_found / total_cpu:.0f} an hour"
-        )
+        print(f"   mining in all: {total} shipped from {total_cpu:.2f} CPU hours, {total / total_cpu:.0f} per CPU hour")
 
 
 def main() -> None:

@@ -48,6 +48,9 @@ WORK_DIR = Path(__file__).resolve().parent / "work"
 PAIRS: tuple[tuple[int, int], ...] = ((1, 4), (4, 1), (2, 4), (4, 2), (3, 4), (4, 3), (2, 3), (3, 2), (4, 4))
 OPENING = {"iago": 4, "isaac": 4, "polygo": 0}  # random moves before the levels play (Polygo's dice vary it)
 MAX_PER_GAME = 6  # puzzles kept from one self-play game (its candidates are alike)
+# Shipped from one game at most, by theme: every level closes a polygon it can, so closing puzzles are the easy
+# ones, and one game's rolls give many alike
+SHIP_PER_GAME = {"closing": 1}
 GAME_CPU_S = 300.0  # CPU seconds a self-play game may take before its seed is skipped
 CANDIDATE_CPU_S = 20.0  # CPU seconds a candidate's proof, rating and themes may take before it is skipped
 
@@ -280,25 +283,33 @@ def mine(game: str, options: dict[str, Any], seeds: list[int], jobs: int, direct
 
 
 def ship(game: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -> Path:
-    """One puzzle per position across the game's work files (the first seed's), written as the shipped file with
-    what the mining cost (per work file: games, CPU hours, puzzles found)."""
+    """One puzzle per position across the game's work files (the first seed's), at most ``SHIP_PER_GAME`` of a
+    theme from one game, written as the shipped file with what the mining cost (per work file: games, CPU hours,
+    puzzles found and shipped, candidates skipped as too long; per CPU hour counts the shipped ones)."""
     kept: dict[str, shipped.ShippedPuzzle] = {}
     mining: dict[str, Any] = {}
     for path in sorted(directory.glob(f"{game}*.jsonl")):
         done = sorted(read_work(path), key=lambda d: d["seed"])
+        before = len(kept)
+        for line in done:
+            per_theme: dict[str, int] = {}
+            for item in line["puzzles"]:
+                if any(per_theme.get(t, 0) >= SHIP_PER_GAME.get(t, MAX_PER_GAME) for t in item["themes"]):
+                    continue
+                for theme in item["themes"]:
+                    per_theme[theme] = per_theme.get(theme, 0) + 1
+                kept.setdefault(item["position"], shipped.ShippedPuzzle.from_dict(item))
         cpu = sum(d["cpu_s"] for d in done) / 3600
-        count = sum(len(d["puzzles"]) for d in done)
         seeds = [d["seed"] for d in done]
         mining[path.stem] = {
             "games": len(done),
             "seeds": f"{min(seeds)}-{max(seeds)}" if seeds else "",
             "cpu_hours": round(cpu, 4),
-            "found": count,
-            "per_cpu_hour": round(count / cpu, 1) if cpu else 0.0,
+            "found": sum(len(d["puzzles"]) for d in done),
+            "shipped": len(kept) - before,
+            "skipped": sum(d.get("skipped", 0) for d in done),
+            "per_cpu_hour": round((len(kept) - before) / cpu, 1) if cpu else 0.0,
         }
-        for line in done:
-            for item in line["puzzles"]:
-                kept.setdefault(item["position"], shipped.ShippedPuzzle.from_dict(item))
     written = shipped.write(game, list(kept.values()), data, mining)
     print(f"{written}: {len(kept)} puzzles", flush=True)
     for name, figures in mining.items():
