@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +288,7 @@ def ship(game: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -
     theme from one game, written as the shipped file with what the mining cost (per work file: games, CPU hours,
     puzzles found and shipped, candidates skipped as too long; per CPU hour counts the shipped ones)."""
     kept: dict[str, shipped.ShippedPuzzle] = {}
+    positions: set[str] = set()
     mining: dict[str, Any] = {}
     for path in sorted(directory.glob(f"{game}*.jsonl")):
         done = sorted(read_work(path), key=lambda d: d["seed"])
@@ -294,11 +296,15 @@ def ship(game: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -
         for line in done:
             per_theme: dict[str, int] = {}
             for item in line["puzzles"]:
-                if any(per_theme.get(t, 0) >= SHIP_PER_GAME.get(t, MAX_PER_GAME) for t in item["themes"]):
+                if item["position"] in positions:
                     continue
-                for theme in item["themes"]:
+                puzzle = refreshed(shipped.ShippedPuzzle.from_dict(item))
+                if any(per_theme.get(t, 0) >= SHIP_PER_GAME.get(t, MAX_PER_GAME) for t in puzzle.themes):
+                    continue
+                for theme in puzzle.themes:
                     per_theme[theme] = per_theme.get(theme, 0) + 1
-                kept.setdefault(item["position"], shipped.ShippedPuzzle.from_dict(item))
+                positions.add(item["position"])
+                kept[puzzle.id] = puzzle
         cpu = sum(d["cpu_s"] for d in done) / 3600
         seeds = [d["seed"] for d in done]
         mining[path.stem] = {
@@ -315,6 +321,17 @@ def ship(game: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -
     for name, figures in mining.items():
         print(f"  {name}: {figures}", flush=True)
     return written
+
+
+def refreshed(puzzle: shipped.ShippedPuzzle) -> shipped.ShippedPuzzle:
+    """The puzzle with its rating and themes computed again by the current (pure) code, from what mining stored:
+    a change of the rating or the themes needs a ship, not a new mining run."""
+    first_value = puzzle.steps[0][1]
+    return replace(
+        puzzle,
+        rating=rating(puzzle.found, puzzle.solver_moves, puzzle.legal),
+        themes=tuple(themes(puzzle.game, puzzle.options, puzzle.moves, list(puzzle.solution), first_value)),
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import games
 from engines import GameState
 from engines import iago as iago_engine
+from engines import isaac as isaac_engine
 from engines import polygo as polygo_engine
 from locales import N_
 from puzzles.mining import WINNING
@@ -121,13 +122,22 @@ def _isaac(state: Any, solution: list[str]) -> set[str]:
         found.add("holding-back")  # fewer points than the piece gives, for where the counter stands
     after = _played(state, move)
     square = after.counter_square(solver)
-    if square is not None:
-        under = after.piece_at(square)
-        if under is not None and under[1] != solver:
-            found.add("blocking")  # the counter stands on their piece: it cannot be removed while it is there
-        elif any(owner == solver and _on_line(piece, square) for piece, owner in after.pieces()):
-            found.add("doubling")  # the counter stands on the line of a piece of mine: its removal counts twice
+    if square is None:
+        return found
+    under = after.piece_at(square)
+    if under is not None and under[1] != solver and _removable_later(after, under[0], under[1]):
+        found.add("blocking")  # the counter stands on a piece they could remove: it cannot be while it is there
+    elif any(
+        owner == solver and piece != span and _on_line(piece, square) and _removable_later(after, piece, solver)
+        for piece, owner in after.pieces()
+    ):
+        found.add("doubling")  # the counter stands on the line of a piece of mine: its removal counts twice
     return found
+
+
+def _removable_later(state: Any, piece: str, owner: int) -> bool:
+    """Whether ``owner`` may still remove ``piece`` some day: removals never get shorter."""
+    return isaac_engine.span_length(piece) >= state.min_removal_length(owner)
 
 
 def _on_line(piece: str, square: str) -> bool:
