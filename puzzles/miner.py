@@ -52,7 +52,11 @@ MAX_PER_GAME = 6  # puzzles kept from one self-play game (its candidates are ali
 # Shipped from one game at most, by theme: every level closes a polygon it can, so closing puzzles are the easy
 # ones, and one game's rolls give many alike
 SHIP_PER_GAME = {"closing": 1}
-GAME_CPU_S = 300.0  # CPU seconds a self-play game may take before its seed is skipped
+# Iago's levels 3 and 4 solve the endgame exactly with no bound but their clock: with no clock, their work is
+# bounded instead (``max_depth``: 25 tree-search iterations and 250 solver nodes a unit), at level 3's own 300
+# iterations and level 4's analysis's 4,000
+LEVEL_WORK: dict[str, dict[int, int]] = {"iago": {3: 12, 4: 160}}
+GAME_CPU_S = 120.0  # CPU seconds a self-play game may take before its seed is skipped
 CANDIDATE_CPU_S = 20.0  # CPU seconds a candidate's proof, rating and themes may take before it is skipped
 
 
@@ -84,7 +88,7 @@ def self_play(game: str, options: dict[str, Any], seed: int) -> tuple[GameState,
         if chosen < OPENING[game]:
             move = rng.choice(legal)
         else:
-            move = ai.choose_move(state, levels[state.turn], seed=rng.randrange(2**32), budget_s=FULL, game_ai=entry.ai)
+            move = level_move(state, game, levels[state.turn], rng.randrange(2**32))
         chosen += 1
         state.play(move)
     return state, levels
@@ -113,12 +117,15 @@ def _worth(oracle: Oracle, state: GameState) -> bool:
     )
 
 
-def found_by(state: GameState, move: str, game_ai: str) -> list[int]:
-    """In how many of ``TRIES`` seeded tries each level plays ``move`` here (fixed work, as everywhere)."""
-    return [
-        sum(ai.choose_move(state, level, seed=seed, budget_s=FULL, game_ai=game_ai) == move for seed in range(TRIES))
-        for level in ai.LEVELS
-    ]
+def level_move(state: GameState, game: str, level: int, seed: int) -> str:
+    """``level``'s move with no clock, its work bounded where the level's own bound is the clock (``LEVEL_WORK``)."""
+    depth = LEVEL_WORK.get(game, {}).get(level)
+    return ai.choose_move(state, level, seed=seed, budget_s=FULL, max_depth=depth, game_ai=ORACLES[game].game_ai)
+
+
+def found_by(state: GameState, move: str, game: str) -> list[int]:
+    """In how many of ``TRIES`` seeded tries each level plays ``move`` here (as it plays in self-play)."""
+    return [sum(level_move(state, game, level, seed) == move for seed in range(TRIES)) for level in ai.LEVELS]
 
 
 class TooLong(Exception):
@@ -194,7 +201,7 @@ def prove_candidate(
     if line is None:
         return None
     first = line.steps[0]
-    hits = found_by(state, first.move, oracle.game_ai)
+    hits = found_by(state, first.move, oracle.game)
     legal = len(state.legal_moves())
     return shipped.ShippedPuzzle(
         id=shipped.puzzle_id(oracle.game, options, record),
