@@ -15,7 +15,7 @@ import games
 from locales import OPTION_NAME, catalogue, context_key
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_DIRS = ("cogs", "sessions", "games", "lessons", "engines", "render")
+SOURCE_DIRS = ("cogs", "sessions", "games", "lessons", "engines", "render", "puzzles")
 # tr(locale, message, ...) takes the message second; the others take it first. The engines' refusals and
 # phrases are msgids too: they are translated where a player reads them.
 KEYWORDS = {
