@@ -4,6 +4,13 @@ PostgreSQL is a throwaway cluster started once per test session from the install
 ``pg_ctl`` on PATH or under /usr/lib/postgresql/*/bin), on a free loopback port, in a temporary folder; any cluster
 the distribution may have started is never used. Each test gets an empty database. Without the binaries the
 PostgreSQL tests are skipped, unless ``REQUIRE_POSTGRES=1`` (CI sets it), which turns the skip into a failure.
+
+Under pytest-xdist (``-n`` in pyproject.toml's ``addopts``) each worker is its own process with its own cluster:
+some tests stop and start the server, which must not pull it away from another worker's tests.
+
+The hooks below also order the run for xdist's ``loadgroup`` scheduling: the tests of a module whose fixture is
+expensive and module-scoped run together on one worker (the fixture is made once), and the longest tests start
+first, so that no worker is left with a long one at the end while the others are idle.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from pathlib import Path
 import pytest
 
 SKIP_REASON = "PostgreSQL server binaries (initdb, pg_ctl) are not installed"
+PORT_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -73,15 +81,19 @@ def postgres_server() -> Iterator[PostgresServer | None]:
     if os.geteuid() == 0:  # initdb refuses to run as root: run the server as the postgres user
         shutil.chown(root, "postgres", "postgres")
         prefix = ["runuser", "-u", "postgres", "--"]
-    port = _free_port()
 
     def run(*args: str) -> None:
         subprocess.run([*prefix, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=120)
 
     run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync")
-    # Speed over durability: the cluster is thrown away after the run.
-    settings = f"-c listen_addresses=127.0.0.1 -p {port} -k {root} -c fsync=off -c synchronous_commit=off"
-    settings += " -c full_page_writes=off -c max_connections=200"
+
+    def settings_on(port: int) -> str:
+        # Speed over durability: the cluster is thrown away after the run.
+        settings = f"-c listen_addresses=127.0.0.1 -p {port} -k {root} -c fsync=off -c synchronous_commit=off"
+        return settings + " -c full_page_writes=off -c max_connections=200"
+
+    port = _free_port()
+    settings = settings_on(port)
     pg_ctl = str(bin_dir / "pg_ctl")
 
     def control(action: str, mode: str) -> None:
@@ -90,7 +102,17 @@ def postgres_server() -> Iterator[PostgresServer | None]:
         else:
             run(pg_ctl, "-D", str(data), "-m", mode, "-w", "stop")
 
-    control("start", "")
+    for attempt in range(PORT_ATTEMPTS):
+        try:
+            control("start", "")
+            break
+        except subprocess.CalledProcessError:
+            # The port was free when probed but was taken before the server bound it (another worker's cluster,
+            # any other process): a new port. Start fails fast then, and the log says why if it was something else.
+            if attempt == PORT_ATTEMPTS - 1:
+                raise
+            port = _free_port()
+            settings = settings_on(port)
     try:
         yield PostgresServer("127.0.0.1", port, "postgres", control)
     finally:
@@ -143,3 +165,48 @@ async def _postgres_url(request: pytest.FixtureRequest) -> str:
             pytest.fail(f"{SKIP_REASON}, and REQUIRE_POSTGRES=1 forbids skipping the PostgreSQL tests")
         pytest.skip(SKIP_REASON)
     return postgres_server.url(await _fresh_database(postgres_server))
+
+
+# --- the order of the run, for pytest-xdist ------------------------------------------------------------------
+
+# Modules whose module-scoped fixture costs seconds (mining puzzles, drawing every board, raising every refusal):
+# their tests go to one worker together, as one xdist group, so the fixture is made once and not once a worker.
+GROUPED_MODULES = ("tests/test_puzzle_mining.py", "tests/test_render_phone.py", "tests/test_refusals.py")
+
+# The longest tests, longest first (seconds on an idle machine): bot processes started, killed and waited for,
+# several of them at once. They start at the beginning of the run, in parallel with the rest, and are not the last
+# on a worker while the others have nothing left. A module or test renamed here only loses its place in the queue.
+LONGEST_FIRST = (
+    "tests/test_puzzle_mining.py",
+    "tests/e2e/test_shards_e2e.py",
+    "tests/e2e/test_seasons_e2e.py::test_two_processes",
+    "tests/e2e/test_puzzles_e2e.py::test_two_processes",
+    "tests/e2e/test_crash_e2e.py",
+    "tests/e2e/test_records_e2e.py::test_a_record_exported_by_history",
+    "tests/e2e/test_computer_e2e.py",
+    "tests/e2e/test_duplicate_and_slow_e2e.py",
+    "tests/e2e/test_faults_e2e.py",
+    "tests/e2e/test_database_faults_e2e.py",
+    "tests/e2e/test_hostile_input_e2e.py",
+    "tests/test_drawing.py",
+    "tests/test_thinker.py",
+    "tests/test_workers.py",
+    "tests/test_ai.py::test_iago_endgame_solver",
+    "tests/test_iago_engine.py::test_engine_agrees_with_reference_rules",
+    "tests/test_render_phone.py",
+    "tests/test_refusals.py",
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    """The item's place in :data:`LONGEST_FIRST` (its length: the rest, in pytest's own order)."""
+    return next((i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)), len(LONGEST_FIRST))
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which names each test by its group
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        if module in GROUPED_MODULES:
+            item.add_marker(pytest.mark.xdist_group(module))
+    items.sort(key=_rank)  # stable: pytest's order within each rank
