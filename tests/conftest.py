@@ -8,9 +8,9 @@ PostgreSQL tests are skipped, unless ``REQUIRE_POSTGRES=1`` (CI sets it), which 
 Under pytest-xdist (``-n`` in pyproject.toml's ``addopts``) each worker is its own process with its own cluster:
 some tests stop and start the server, which must not pull it away from another worker's tests.
 
-The hooks below also order the run for xdist's ``loadgroup`` scheduling: the tests of a module whose fixture is
-expensive and module-scoped run together on one worker (the fixture is made once), and the longest tests start
-first, so that no worker is left with a long one at the end while the others are idle.
+The hooks at the end order the run for xdist: the tests of a module whose module-scoped fixture is expensive run
+together on one worker (the fixture is made once), and the longest tests start first, so that no worker is left
+with a long one at the end while the others are idle.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,12 +171,13 @@ async def _postgres_url(request: pytest.FixtureRequest) -> str:
 # --- the order of the run, for pytest-xdist ------------------------------------------------------------------
 
 # Modules whose module-scoped fixture costs seconds (mining puzzles, drawing every board, raising every refusal):
-# their tests go to one worker together, as one xdist group, so the fixture is made once and not once a worker.
+# their tests go to one worker together, so that the fixture is made once and not once a worker.
 GROUPED_MODULES = ("tests/test_puzzle_mining.py", "tests/test_render_phone.py", "tests/test_refusals.py")
 
-# The longest tests, longest first (seconds on an idle machine): bot processes started, killed and waited for,
-# several of them at once. They start at the beginning of the run, in parallel with the rest, and are not the last
-# on a worker while the others have nothing left. A module or test renamed here only loses its place in the queue.
+# The longest tests, longest first: bot processes started, killed and waited for, several at once; searches and
+# faults that wait out their timings. They start at the beginning of the run, in parallel with the rest, and none
+# is left running alone at the end while the other workers have nothing to do. A module or test renamed here only
+# loses its place in the queue.
 LONGEST_FIRST = (
     "tests/test_puzzle_mining.py",
     "tests/e2e/test_shards_e2e.py",
@@ -198,15 +200,30 @@ LONGEST_FIRST = (
 )
 
 
-def _rank(item: pytest.Item) -> int:
-    """The item's place in :data:`LONGEST_FIRST` (its length: the rest, in pytest's own order)."""
-    return next((i for i, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix)), len(LONGEST_FIRST))
+def _rank(nodeid: str) -> int:
+    """The test's place in :data:`LONGEST_FIRST` (its length: the rest, in pytest's own order)."""
+    return next((i for i, prefix in enumerate(LONGEST_FIRST) if nodeid.startswith(prefix)), len(LONGEST_FIRST))
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which names each test by its group
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        module = item.nodeid.split("::", 1)[0]
-        if module in GROUPED_MODULES:
-            item.add_marker(pytest.mark.xdist_group(module))
-    items.sort(key=_rank)  # stable: pytest's order within each rank
+    items.sort(key=lambda item: _rank(item.nodeid))  # stable: pytest's order within each rank
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup`` (pyproject.toml), with the groups said here: each module of :data:`GROUPED_MODULES` is
+    one unit of work, every other test a unit of its own, handed out in the order of the collection (the longest
+    first) to whichever worker is free.
+
+    Not xdist's own grouping by ``xdist_group`` marks: it renames each test to pass its group on, which pytest 9.2
+    no longer lets it do (pytest-xdist issue 1386), so the marks are silently ignored there."""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleGroups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in GROUPED_MODULES else nodeid
+
+    config.option.loadscopereorder = False  # keep the collection's order; xdist would put the bigger units first
+    return ModuleGroups(config, log)
