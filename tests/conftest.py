@@ -168,6 +168,27 @@ async def _postgres_url(request: pytest.FixtureRequest) -> str:
     return postgres_server.url(await _fresh_database(postgres_server))
 
 
+# --- CI: every test runs ------------------------------------------------------------------------------------
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """``REQUIRE_NO_SKIPS=1`` (``.ci/run`` sets it): a skipped or xfailed test fails the run, whatever the reason it
+    gives (no root for a full disk, no PostgreSQL...): in CI every test must run and pass. Decided where the reports
+    of all the workers meet, in the main process."""
+    if os.environ.get("REQUIRE_NO_SKIPS") != "1" or hasattr(session.config, "workerinput"):
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    missed = [report.nodeid for kind in ("skipped", "xfailed") for report in reporter.stats.get(kind, [])]
+    if missed:
+        reporter.write_line(f"REQUIRE_NO_SKIPS=1, but {len(missed)} tests did not run or did not pass:", red=True)
+        for nodeid in missed:
+            reporter.write_line(f"  {nodeid}", red=True)
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 # --- the order of the run, for pytest-xdist ------------------------------------------------------------------
 
 # Modules whose module-scoped fixture costs seconds (mining puzzles, drawing every board, raising every refusal):
