@@ -53,6 +53,9 @@ class ChildBot:
                 env={**self.env, "READY_FD": str(ready_write)},
                 pass_fds=(ready_write,),
             )
+        except BaseException:
+            os.close(ready_read)
+            raise
         finally:
             os.close(ready_write)  # the child has its own copy: its death closes the pipe
         said: list[bytes] = []
