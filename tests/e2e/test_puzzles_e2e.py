@@ -238,6 +238,9 @@ async def test_two_processes_post_each_daily_puzzle_once(tmp_path: Path) -> None
         assert len(dailies(fake, channel, "**Daily")) == 1
         clock.write_text(str((day + 1) * DAY + 12 * 3600 - time.time()))
         await eventually(lambda: len(dailies(fake, channel, "**Daily")) == 2, "the next day's puzzle")
+        # The solution is a post of its own, in no set order with the next puzzle: waited for, then 1.5 s in which
+        # no second one may come.
+        await eventually(lambda: bool(dailies(fake, channel, "**Solution of the daily")), "the first day's solution")
         await asyncio.sleep(1.5)
         assert len(dailies(fake, channel, "**Solution of the daily")) == 1
         assert len(dailies(fake, channel, "**Daily")) == 2
