@@ -244,6 +244,14 @@ async def test_two_processes_post_each_daily_puzzle_once(tmp_path: Path) -> None
         await asyncio.sleep(1.5)
         assert len(dailies(fake, channel, "**Solution of the daily")) == 1
         assert len(dailies(fake, channel, "**Daily")) == 2
+
+        async def both_marked() -> bool:
+            first, second = await db.daily(fake.guild.id, game, day), await db.daily(fake.guild.id, game, day + 1)
+            revealed = first is not None and first.revealed_at is not None
+            return revealed and second is not None and second.posted_at is not None
+
+        # A post is marked done once Discord has taken it, as for the first day's above: waited for, not assumed.
+        await eventually(both_marked, "the second day's post and the first day's solution marked done")
         rows = [await db.daily(fake.guild.id, game, d) for d in (day, day + 1)]
         assert all(r is not None and r.posted_at is not None for r in rows)
         assert rows[0] is not None and rows[0].revealed_at is not None
