@@ -3,7 +3,7 @@
 ``python -m tests.e2e.bot_process`` reads ``FAKE_DISCORD_URL`` and the bot's usual settings from the
 environment (``DATABASE_URL``, ``DEV_GUILD_ID``, ``ANNOUNCE_GRACE_SECONDS``, ...), registers the test-only
 games named in ``TEST_GAMES`` (module paths with an ``ENTRY``), points discord.py at the fake and runs the bot
-until it is stopped, or killed.
+until it is stopped, or killed. ``READY_FD`` names a pipe it writes a line to once the bot is ready.
 
 For the benches: ``LAG_REPORT=file`` measures the event loop's lag and the garbage collections (per phase, a
 SIGUSR1 closing each) and writes them there on SIGTERM; ``LAG_STACKS=file`` appends every thread's stack whenever
@@ -13,6 +13,7 @@ the loop has not ticked for 40 ms (docs/performance.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib
 import json
@@ -39,6 +40,8 @@ def main() -> None:
     bot = create_bot(settings, guild_ready_timeout=0.05)
     if os.environ.get("CLOCK_FILE"):
         follow_clock_file(bot, Path(os.environ["CLOCK_FILE"]))
+    if os.environ.get("READY_FD"):
+        say_when_ready(bot, int(os.environ["READY_FD"]))
     asyncio.run(serve(bot, os.environ.get("LAG_REPORT")))
 
 
@@ -58,6 +61,20 @@ def follow_clock_file(bot: GameBot, path: Path) -> None:
         bot.service.clock = clock
 
     bot.setup_hook = setup_hook  # type: ignore[method-assign]
+
+
+def say_when_ready(bot: GameBot, fd: int) -> None:
+    """``READY_FD=n``: write one line to the pipe ``n`` once the bot is ready (discord.py's ``on_ready``: logged in,
+    commands synced, the guilds received), then close it; the test that started this process waits for it."""
+
+    async def on_ready() -> None:
+        # Once: on_ready comes again after a new session, when the number may belong to another file.
+        bot.remove_listener(on_ready, "on_ready")
+        with contextlib.suppress(OSError):  # the test gave up waiting and closed its end
+            os.write(fd, b"ready\n")
+        os.close(fd)
+
+    bot.add_listener(on_ready, "on_ready")
 
 
 async def serve(bot: GameBot, lag_report: str | None) -> None:

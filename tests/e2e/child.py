@@ -39,14 +39,43 @@ class ChildBot:
         return (self.shard in shards) if self.shard is not None else bool(shards)
 
     async def start(self) -> None:
+        """Start the process; returns once its bot is ready (commands synced, connected, its guilds received)."""
         syncs = self.fake.sync_count
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.e2e.bot_process", cwd=ROOT, env=self.env
-        )
+        # The child says "ready" on a pipe from discord.py's on_ready: the guilds have reached its client by then,
+        # which the fake cannot see (it only knows what it sent).
+        ready_read, ready_write = os.pipe()
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "tests.e2e.bot_process",
+                cwd=ROOT,
+                env={**self.env, "READY_FD": str(ready_write)},
+                pass_fds=(ready_write,),
+            )
+        except BaseException:
+            os.close(ready_read)
+            raise
+        finally:
+            os.close(ready_write)  # the child has its own copy: its death closes the pipe
+        said: list[bytes] = []
+        loop = asyncio.get_running_loop()
+
+        def read() -> None:
+            said.append(os.read(ready_read, 64))  # b"ready\n", or b"" when the child died first
+            loop.remove_reader(ready_read)
+
+        loop.add_reader(ready_read, read)
+        try:
+            await self.fake.wait_until(lambda: said, timeout=30, what="the child bot to be ready")
+        finally:
+            loop.remove_reader(ready_read)
+            os.close(ready_read)
+        if said != [b"ready\n"]:
+            raise AssertionError(f"the child bot died before it was ready (exit status {await self.process.wait()})")
         await self.fake.wait_until(
-            lambda: self.fake.sync_count > syncs and self._connected(), timeout=30, what="the child bot"
+            lambda: self.fake.sync_count > syncs and self._connected(), timeout=30, what="the child bot's gateway"
         )
-        await asyncio.sleep(0.3)  # READY and the guild reach the client just after the gateway opens
 
     async def kill(self) -> None:
         assert self.process is not None

@@ -18,7 +18,10 @@ from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
-    async with start_fake_discord(timeout=15.0) as server:
+    # Each wait ends as soon as its condition holds: the timeout only bounds how long a failing wait takes. 30 s
+    # leaves room for a heavy step (a hint's search, a pool of processes starting) on four workers sharing two
+    # cores with other work.
+    async with start_fake_discord(timeout=30.0) as server:
         yield server
     if server.check_alt_text:  # every board image of the run, whatever the test looked at (issue 22)
         problems = board_alt_text_problems(server)

@@ -1,13 +1,13 @@
 """Discord's published API description, and the fake's traffic checked against it with ``jsonschema``.
 
-Where the description comes from (it is never committed here):
+Where the description comes from:
 
 - ``DISCORD_OPENAPI=/path/to/openapi.json``: a local copy of Discord's own OpenAPI document (the
   ``discord/discord-api-spec`` repository's ``specs/openapi.json``), used as is;
-- otherwise the npm package ``discord-api-spec`` pinned in ``tests/e2e/discord_spec/package.json``
-  (``npm ci --prefix tests/e2e/discord_spec``; the README's test command and ``.ci/run`` do it). It carries the
-  document's schemas as Zod schemas and its paths as TypeScript types, generated from Discord's document;
-  ``export_spec.mjs`` turns them back into JSON Schema with Zod's own converter.
+- otherwise ``tests/e2e/discord_spec/discord-api.json.gz``, pinned in the repository with its licence: the npm
+  package ``discord-api-spec`` (Discord's document as Zod schemas and TypeScript types) exported to JSON Schema by
+  ``export_spec.mjs``. Reading it takes Python alone; only refreshing it (``refresh.sh``, see the README there)
+  takes node and npm.
 
 Both become one shape: ``paths[template][method] = {"request": schema, "responses": {status: schema}}`` and
 ``schemas`` (JSON Schema 2020-12, references ``#/$defs/Name``). :meth:`Spec.problems` checks one exchange: the
@@ -18,11 +18,10 @@ difference too, in the bot's requests and in the fake's answers alike.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,7 +33,7 @@ import jsonschema
 from tests.e2e.fake_discord_faults import RequestRecord
 
 SPEC_DIR = Path(__file__).parent / "discord_spec"
-INSTALL = "npm ci --prefix tests/e2e/discord_spec"
+PINNED = SPEC_DIR / "discord-api.json.gz"
 LOCAL_SPEC = "DISCORD_OPENAPI"
 METHODS = ("get", "put", "post", "patch", "delete")
 
@@ -73,7 +72,7 @@ FIELD_ERROR = {
 
 
 class SpecMissing(AssertionError):
-    """Discord's description is not installed: the test says how to install it instead of skipping."""
+    """Discord's description is missing: the test says how to get it back instead of skipping."""
 
 
 @dataclass
@@ -252,20 +251,19 @@ def _from_openapi(document: dict[str, Any], source: str) -> dict[str, Any]:
 
 @cache
 def load_spec() -> Spec:
-    """Discord's description: the local document named by ``DISCORD_OPENAPI``, else the installed npm package.
-    Raises :class:`SpecMissing` (saying how to install it) when neither is there."""
+    """Discord's description: the local document named by ``DISCORD_OPENAPI``, else the pinned export. Raises
+    :class:`SpecMissing` (saying how to get it) when neither is there."""
     local = os.environ.get(LOCAL_SPEC)
     if local:
         path = Path(local)
         return Spec.from_document(_from_openapi(json.loads(path.read_text()), f"{path} (Discord's OpenAPI document)"))
-    if not (SPEC_DIR / "node_modules" / "discord-api-spec").is_dir():
-        raise SpecMissing(f"Discord's API description is not installed: run `{INSTALL}` (or set {LOCAL_SPEC})")
-    node = shutil.which("node")
-    if node is None:
-        raise SpecMissing("node is needed to read the discord-api-spec package (Debian: apt-get install nodejs)")
-    out = SPEC_DIR / "node_modules" / ".discord-api.json"
-    subprocess.run([node, str(SPEC_DIR / "export_spec.mjs"), str(out)], check=True, capture_output=True, timeout=120)
-    return Spec.from_document(json.loads(out.read_text()))
+    if not PINNED.is_file():
+        raise SpecMissing(
+            f"Discord's API description {PINNED} is missing: restore it from git, or rebuild it with "
+            f"{SPEC_DIR / 'refresh.sh'} (or set {LOCAL_SPEC})"
+        )
+    with gzip.open(PINNED, "rt", encoding="utf-8") as pinned:
+        return Spec.from_document(json.load(pinned))
 
 
 def check(records: Iterable[RequestRecord], spec: Spec | None = None) -> list[str]:

@@ -31,7 +31,14 @@ async def test_either_player_aborts_from_the_board_unrated_uncounted_and_both_ar
         assert await db.ratings.records_of(fake.guild.id, fake.alice.id) == []
         again = await private_reply(await fake.click(fake.bob, board, abort))
         assert f"Game #{game_id} is over" in again.content
-        assert (await db.outbox.pending_for_game(game_id)) == []  # the reply carried the announcement
+
+        async def delivered() -> bool:
+            return await db.outbox.pending_for_game(game_id) == []
+
+        # The reply carried the announcement: the bot marks it so in the background once the reply is out (a race
+        # when asked at once), and the outbox posted no message of its own.
+        await fake.wait_until(delivered, what="the announcement to be marked delivered")
+        assert [m.id for m in fake.channel_messages(fake.channel) if "aborted" in m.content] == [told.id]
 
 
 async def test_a_game_can_no_longer_be_aborted_once_a_player_has_made_two_moves(

@@ -1,6 +1,6 @@
 """The fake Discord answers in Discord's shapes, and the bot asks in them: every request the bot sends and every
 answer the fake gives, checked against Discord's published API description (tests/e2e/discord_shapes.py) with
-``jsonschema``. Without the description installed these tests fail and say how to install it: never a skip.
+``jsonschema``. Without the pinned description these tests fail and say how to get it back: never a skip.
 """
 
 from __future__ import annotations

@@ -81,9 +81,11 @@ async def test_a_reply_that_never_reaches_discord_is_posted_by_the_outbox_once(
 ) -> None:
     """The callback outage outlasts the 3 s deadline, so the reply is lost; the outbox then posts the board in
     the channel, itself through a fault on the channel endpoint (retried, and deduplicated by its nonce)."""
-    fake.interaction_deadline = 0.3
     async with fake.running_bot(make_bot(**FAST_OUTBOX)):
         game_id, _ = await challenge_and_accept(fake, "iago")
+        # The short deadline is the move's: set before the challenge, it held the challenge and the accept to 0.3 s
+        # too, which a busy machine does not always meet.
+        fake.interaction_deadline = 0.3
         outage = fake.inject("callback", "outage")
         fake.inject("channel_message", channel_fault)
         await play_one_move_under(fake, db, game_id)

@@ -240,9 +240,21 @@ async def test_two_processes_post_each_daily_puzzle_once(tmp_path: Path) -> None
         assert len(dailies(fake, channel, "**Daily")) == 1
         clock.write_text(str((day + 1) * DAY + 12 * 3600 - time.time()))
         await eventually(lambda: len(dailies(fake, channel, "**Daily")) == 2, "the next day's puzzle")
+        # The solution is a post of its own, in no set order with the next puzzle: waited for, then 1.5 s in which
+        # no second one may come.
+        await eventually(lambda: bool(dailies(fake, channel, "**Solution of the daily")), "the first day's solution")
         await asyncio.sleep(1.5)
         assert len(dailies(fake, channel, "**Solution of the daily")) == 1
         assert len(dailies(fake, channel, "**Daily")) == 2
+
+        async def both_marked() -> bool:
+            first = await db.daily_puzzles.daily(fake.guild.id, game, day)
+            second = await db.daily_puzzles.daily(fake.guild.id, game, day + 1)
+            revealed = first is not None and first.revealed_at is not None
+            return revealed and second is not None and second.posted_at is not None
+
+        # A post is marked done once Discord has taken it, as for the first day's above: waited for, not assumed.
+        await eventually(both_marked, "the second day's post and the first day's solution marked done")
         rows = [await db.daily_puzzles.daily(fake.guild.id, game, d) for d in (day, day + 1)]
         assert all(r is not None and r.posted_at is not None for r in rows)
         assert rows[0] is not None and rows[0].revealed_at is not None
