@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
-from cogs.controls import said
 
 import games
+from cogs.presentation.board_controls import said
 from engines import GameState
 from engines import polygo as polygo_engine
 from games.move_picker import Picker, Step, first_keys
