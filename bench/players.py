@@ -13,6 +13,9 @@
                       playouts together: about the same time at every stage of a game, where a fixed iteration
                       count spends most of its time on the opening (long playouts) and little on the end
     uct-ply@1.2       the same, calibrated to 1.2 s a move
+    uct-time:1.6      the UCT reference under a time control: every move with a choice searched until 1.6 s have
+                      passed since it was asked (the same budget on every move, as a level on its clock thinks)
+    uct-time:1.6,clock=cpu   ... the 1.6 s read on this process's CPU clock, as ``L4:clock=cpu`` reads its own
 
 Every player is called as ``player.choose(state, rng)`` and must return one of ``state.legal_moves()``; it is
 only asked when a player is to act (the arena draws chance moves).
@@ -29,9 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import ai
+import games
 from bench import uct
 
 Chooser = Callable[[Any, random.Random], str]
+# The clocks a time control can read: wall seconds, or this process's CPU seconds (a busy machine then takes
+# nothing from the player's budget, only stretches its wall time)
+CLOCKS: dict[str, uct.Clock] = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 @dataclass
@@ -109,14 +116,39 @@ def cpu_clock() -> Iterator[None]:
         time.perf_counter = wall
 
 
-def uct_chooser(iterations: int, plies: int | None = None) -> Chooser:
-    searcher = uct.UCT(iterations, plies=plies)
+def uct_chooser(
+    iterations: int, plies: int | None = None, seconds: float | None = None, clock: str = "wall"
+) -> Chooser:
+    searcher = uct.UCT(iterations, plies=plies, seconds=seconds, clock=CLOCKS[clock])
 
     def choose(state: Any, rng: random.Random) -> str:
         searcher.rng.seed(rng.randrange(1 << 62))
         return searcher.choose(state)
 
     return choose
+
+
+def timed_uct(spec: str, rest: str) -> Player:
+    """``uct-time:SECONDS[,clock=wall|cpu]``: the reference on a per-move time control."""
+    seconds_text, *params = rest.split(",")
+    clock = "wall"
+    for param in params:
+        key, _, value = param.partition("=")
+        if key != "clock" or value not in CLOCKS:
+            raise ValueError(f"Unknown UCT parameter {param!r}: use clock=wall or clock=cpu.")
+        clock = value
+    seconds = float(seconds_text.removesuffix("s"))
+    if not seconds > 0:
+        raise ValueError(f"A time control needs a positive budget, not {seconds_text!r}.")
+    return Player(spec, spec, uct_chooser(1, seconds=seconds, clock=clock))
+
+
+def level_budget(game: str, level: int) -> float:
+    """The time budget of a level of ``game``'s AI (``LEVELS[level]``: ``budget_s`` in Iago and ISAAC,
+    ``seconds`` in Polygo): the per-move time control its reference gets."""
+    config = ai.load(games.find(game).ai or "").LEVELS[level]  # type: ignore[attr-defined]
+    budget = getattr(config, "budget_s", None)
+    return float(config.seconds if budget is None else budget)
 
 
 def make_player(
@@ -139,6 +171,8 @@ def make_player(
         return Player(spec, spec, uct_chooser(int(rest)))
     if name == "uct-ply" and rest:
         return Player(spec, spec, uct_chooser(1, plies=int(rest)))
+    if name == "uct-time" and rest:
+        return timed_uct(spec, rest)
     if spec.startswith(("uct@", "uct-ply@")):
         if new_game is None:
             raise ValueError("A timed UCT needs the game to calibrate on.")
@@ -151,5 +185,5 @@ def make_player(
         return Player(spec, resolved, uct_chooser(*budget), [calibration.describe()])
     raise ValueError(
         f"Unknown player {spec!r}: use random, greedy, L1..L4 (L4:budget=0.5, L4:depth=3, L4:clock=cpu), "
-        "uct:<iterations>, uct@<seconds>, uct-ply:<plies> or uct-ply@<seconds>."
+        "uct:<iterations>, uct@<seconds>, uct-ply:<plies>, uct-ply@<seconds> or uct-time:<seconds>[,clock=cpu]."
     )

@@ -13,7 +13,9 @@ engine contract only (``copy``, ``legal_moves``, ``play``, ``chance``, ``turn``,
 - the move played is the most visited child of the root (ties: the better mean, then the random order).
 
 Strength is a fixed number of iterations, so the same seed gives the same move however loaded the machine is.
-``calibrate`` turns a mean time per move into an iteration count by measuring the rate once.
+``calibrate`` turns a mean time per move into an iteration count by measuring the rate once. A time control
+(``seconds``) instead searches every move with a choice until that many seconds of a given clock have passed,
+as a level on its clock does: the same budget on every move, not the same mean.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 EXPLORATION = math.sqrt(2)
+Clock = Callable[[], float]
 
 
 class Node:
@@ -53,46 +56,69 @@ class UCT:
     """The searcher. ``choose(state)`` never mutates ``state``; its own ``random.Random`` makes it reproducible."""
 
     def __init__(
-        self, iterations: int, seed: int | None = None, exploration: float = EXPLORATION, plies: int | None = None
+        self,
+        iterations: int,
+        seed: int | None = None,
+        exploration: float = EXPLORATION,
+        plies: int | None = None,
+        seconds: float | None = None,
+        clock: Clock = time.perf_counter,
     ) -> None:
         """``iterations`` playouts a move; or, with ``plies``, as many playouts as fit in that many moves played
-        on the copies (tree descent and playouts), which costs about the same time at every stage of a game."""
-        if iterations < 1 or (plies is not None and plies < 1):
+        on the copies (tree descent and playouts), which costs about the same time at every stage of a game; or,
+        with ``seconds``, as many as fit before ``clock`` has advanced that much since the move was asked for
+        (``time.process_time`` counts this process's CPU seconds, which other work on the machine does not take)."""
+        if iterations < 1 or (plies is not None and plies < 1) or (seconds is not None and seconds <= 0):
             raise ValueError("UCT needs at least one iteration a move.")
         self.iterations = iterations
         self.plies = plies
+        self.seconds = seconds
+        self.clock = clock
         self.exploration = exploration
         self.rng = random.Random(seed)
         self.plies_done = 0  # moves played on copies by the last search
 
     def choose(self, state: Any) -> str:
+        started = self.clock()  # a time control counts from the question, as a level's deadline does
         if state.is_over or state.chance or state.turn is None:
             raise ValueError("UCT only chooses for a player to act; the arena draws the chance moves.")
         legal = state.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        if self.plies is None:
+        if self.seconds is not None:
+            left = self.seconds - (self.clock() - started)
+            root = self.search(state, 10**9, seconds=left, clock=self.clock)
+        elif self.plies is None:
             root = self.search(state, self.iterations)
         else:
             root = self.search(state, 10**9, plies=self.plies)
         return best_child(root).move  # type: ignore[return-value]
 
     def search(
-        self, root_state: Any, iterations: int, cpu_seconds: float | None = None, plies: int | None = None
+        self,
+        root_state: Any,
+        iterations: int,
+        cpu_seconds: float | None = None,
+        plies: int | None = None,
+        seconds: float | None = None,
+        clock: Clock = time.process_time,
     ) -> Node:
         """Grow a tree from ``root_state`` for ``iterations`` playouts, or until ``plies`` moves have been played
-        on the copies, or until ``cpu_seconds`` of this process's CPU time have passed (the calibration's
-        measure, which the machine's load does not stretch); the first iteration always runs."""
+        on the copies, or until ``seconds`` of ``clock`` have passed (``cpu_seconds``: this process's CPU time,
+        the calibration's measure, which the machine's load does not stretch); the first iteration always runs,
+        and the clock is read before each of the others (an iteration is one playout, at most milliseconds)."""
         rng = self.rng
         pick = rng.choice
         randrange = rng.randrange
         root = Node(None, root_state)
-        deadline = None if cpu_seconds is None else time.process_time() + cpu_seconds
+        if cpu_seconds is not None:
+            seconds, clock = cpu_seconds, time.process_time
+        deadline = None if seconds is None else clock() + seconds
         ply_limit = math.inf if plies is None else plies
         start_plies = len(root_state.moves)
         played = 0
         for done in range(iterations):
-            if done and (played >= ply_limit or (deadline is not None and time.process_time() > deadline)):
+            if done and (played >= ply_limit or (deadline is not None and clock() > deadline)):
                 break
             state = root_state.copy()
             node = root

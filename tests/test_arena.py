@@ -241,6 +241,8 @@ def test_player_specs() -> None:
         "L4:clock=cpu",
         "uct:50",
         "uct-ply:500",
+        "uct-time:0.5",
+        "uct-time:1.6,clock=cpu",
     ]
     for spec in specs:
         assert players.make_player(spec).resolved == spec
@@ -252,6 +254,45 @@ def test_player_specs() -> None:
         players.make_player("L2:clock=sundial")
     with pytest.raises(ValueError, match="calibrate"):
         players.make_player("uct@1.0")
+    with pytest.raises(ValueError, match="Unknown UCT parameter"):
+        players.make_player("uct-time:1.6,clock=sundial")
+    with pytest.raises(ValueError, match="positive budget"):
+        players.make_player("uct-time:0")
+
+
+class TickingClock:
+    """A clock that advances one second each time it is read: a time control's work, without real time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_a_time_controlled_uct_searches_until_its_clock_has_run_its_budget(tictactoe: GameEntry) -> None:
+    clock = TickingClock()
+    searcher = UCT(1, seed=1, seconds=400.0, clock=clock)
+    state = tictactoe.new_game()
+    for move in ["a1", "b1", "a2", "c1"]:
+        state.play(move)
+    assert searcher.choose(state) == "a3"
+    # read at the question (1), for what is left (2: 399 s), for the search's deadline (3 + 399) and before each
+    # iteration after the first (4 .. 402 go on, 403 stops): the whole budget, counted from the question
+    assert clock.now == 403.0
+    root = UCT(1, seed=1).search(state, 10**9, seconds=5.0, clock=TickingClock())
+    assert root.visits == 6  # the deadline is 1 + 5; the first iteration always runs, then those read at 2 .. 6
+
+
+def test_the_reference_of_a_level_gets_its_budget(tictactoe: GameEntry) -> None:
+    import ai.iago
+    import ai.isaac
+    import ai.polygo
+
+    assert players.level_budget("iago", 4) == ai.iago.LEVELS[4].budget_s
+    assert players.level_budget("isaac", 4) == ai.isaac.LEVELS[4].budget_s
+    assert players.level_budget("polygo", 4) == ai.polygo.LEVELS[4].seconds
 
 
 def test_greedy_takes_a_win(tictactoe: GameEntry) -> None:
