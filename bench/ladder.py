@@ -193,7 +193,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown pairings {', '.join(sorted(unknown))}: choose from {', '.join(PAIRINGS)}")
     if MEAN_TIME_PAIRINGS & set(selected) and "L4-L3" not in selected and args.level4_time is None:
         parser.error("L4-uct-mean is calibrated to level 4's mean time: add L4-L3 to --only or give --level4-time")
-    budget = level_budget(args.game, 4) if args.level4_budget is None else args.level4_budget
+    budget = args.level4_budget
+    if budget is None and {"L4-uct", "L4-uct4x"} & set(selected):
+        budget = level_budget(args.game, 4)
     print("Command: python bench/ladder.py " + shlex.join(sys.argv[1:] if argv is None else argv), flush=True)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)

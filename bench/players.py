@@ -146,9 +146,13 @@ def timed_uct(spec: str, rest: str) -> Player:
 def level_budget(game: str, level: int) -> float:
     """The time budget of a level of ``game``'s AI (``LEVELS[level]``: ``budget_s`` in Iago and ISAAC,
     ``seconds`` in Polygo): the per-move time control its reference gets."""
-    config = ai.load(games.find(game).ai or "").LEVELS[level]  # type: ignore[attr-defined]
-    budget = getattr(config, "budget_s", None)
-    return float(config.seconds if budget is None else budget)
+    entry = games.find(game)
+    levels = getattr(ai.load(entry.ai), "LEVELS", None) if entry.ai else None
+    config = levels.get(level) if isinstance(levels, dict) else None
+    budget = getattr(config, "budget_s", getattr(config, "seconds", None))
+    if budget is None:
+        raise ValueError(f"{entry.title}'s AI declares no time budget for level {level}: give one (--level4-budget).")
+    return float(budget)
 
 
 def make_player(

@@ -293,6 +293,23 @@ def test_the_reference_of_a_level_gets_its_budget(tictactoe: GameEntry) -> None:
     assert players.level_budget("iago", 4) == ai.iago.LEVELS[4].budget_s
     assert players.level_budget("isaac", 4) == ai.isaac.LEVELS[4].budget_s
     assert players.level_budget("polygo", 4) == ai.polygo.LEVELS[4].seconds
+    with pytest.raises(ValueError, match="no time budget"):
+        players.level_budget(tictactoe.name, 4)  # its AI has no level table
+
+
+def test_the_ladders_time_control_line_gives_the_uct_level_4s_budget_on_the_same_clock(
+    tictactoe: GameEntry, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--game", "tictactoe", "--only", "L4-uct", "--games", "2", "--level4-budget", "0.01"]
+    ladder.main([*argv, "--clock", "cpu", "--out", str(tmp_path)])
+    (path,) = tmp_path.iterdir()
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 2
+    assert {spec for record in records for spec in record["resolved"]} == {"L4:clock=cpu", "uct-time:0.01,clock=cpu"}
+    printed = capsys.readouterr().out
+    assert (
+        "| L4 vs UCT, same budget a move (0.01 s) | 2 |" in printed and ">= 90% vs UCT with the same budget" in printed
+    )
 
 
 def test_greedy_takes_a_win(tictactoe: GameEntry) -> None:
