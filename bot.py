@@ -34,7 +34,7 @@ from cogs.components.bot_turn_button import BotTurnButton
 from cogs.components.challenge_buttons import ChallengeButton, RematchButton
 from cogs.components.game_list_pages import GamesPageButton
 from cogs.components.lesson_controls import AnswerMenu, LearnButton
-from cogs.components.puzzle_buttons import PuzzleButton
+from cogs.components.puzzle_buttons import PuzzleButton, PuzzleMenu
 from cogs.components.replay_buttons import RecordButton, ReplayButton
 from cogs.components.tournament_buttons import TournamentButton
 from cogs.deliveries.announcements import deliver
@@ -281,6 +281,7 @@ class GameBot(commands.AutoShardedBot):
             BoardMenu,
             BoardButton,
             PuzzleButton,
+            PuzzleMenu,
             BotTurnButton,
             TournamentButton,
         )
