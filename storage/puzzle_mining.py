@@ -43,7 +43,19 @@ class PuzzleMiningRepository:
                     p.c.position_key.in_(keys[start : start + CHUNK])
                 )
                 stored.update((found["position_key"], found) for found in connection.execute(query).mappings())
-            new = _insert_puzzles(connection, [row for row in rows if row["position_key"] not in stored], now)
+            fresh = [
+                {**row, "attempts": 0, "solved": 0, "created_at": now}
+                for row in rows
+                if row["position_key"] not in stored
+            ]
+            new = 0
+            if fresh:  # one statement for all (batched by SQLAlchemy): a first start stores a thousand at once
+                statement = (
+                    insert_for(connection.dialect.name, p)
+                    .on_conflict_do_nothing(index_elements=[p.c.position_key])
+                    .returning(p.c.id)
+                )
+                new = len(connection.execute(statement, fresh).all())
             changed = 0
             for row in rows:
                 found = stored.get(row["position_key"])
