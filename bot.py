@@ -34,7 +34,7 @@ from cogs.components.bot_turn_button import BotTurnButton
 from cogs.components.challenge_buttons import ChallengeButton, RematchButton
 from cogs.components.game_list_pages import GamesPageButton
 from cogs.components.lesson_controls import AnswerMenu, LearnButton
-from cogs.components.puzzle_buttons import PuzzleButton
+from cogs.components.puzzle_buttons import PuzzleButton, PuzzleMenu
 from cogs.components.replay_buttons import RecordButton, ReplayButton
 from cogs.components.tournament_buttons import TournamentButton
 from cogs.deliveries.announcements import deliver
@@ -95,10 +95,11 @@ class Settings(BaseSettings):
     connect_timeout_seconds: float = Field(default=30, gt=0)
     ai_move_seconds: float | None = Field(default=None, gt=0)
     analysis_seconds: float = Field(default=10.0, gt=0)  # for a whole game, shared by its positions
-    # Puzzles (docs/learn.md): mining's strongest search per position, whether finished games are mined, and how
-    # often the daily puzzles due are looked for.
+    # Puzzles (docs/learn.md): mining's strongest search per position, whether finished games are mined, whether
+    # the shipped set is stored at start-up (docs/puzzles.md), and how often the daily puzzles due are looked for.
     puzzle_seconds: float = Field(default=16.0, gt=0)
     puzzle_mining: bool = True
+    shipped_puzzles: bool = True
     daily_puzzle_seconds: float = Field(default=60, gt=0)
     # Processes that draw the boards (sessions/drawing.py); 0 draws in threads of the bot process.
     render_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, le=64)
@@ -265,6 +266,8 @@ class GameBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         await self.open_database()
         assert self._service is not None
+        if self.settings.shipped_puzzles:
+            await self._store_shipped_puzzles(self._service)
         self._warm_up = asyncio.create_task(self._prepare(self._service), name="warm up renderers")
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(
@@ -278,6 +281,7 @@ class GameBot(commands.AutoShardedBot):
             BoardMenu,
             BoardButton,
             PuzzleButton,
+            PuzzleMenu,
             BotTurnButton,
             TournamentButton,
         )
@@ -293,6 +297,16 @@ class GameBot(commands.AutoShardedBot):
         self._service.start(partial(deliver, self), lambda: [guild.id for guild in self.guilds])
         if self.settings.sync_commands:
             await self.sync_commands()
+
+    @staticmethod
+    async def _store_shipped_puzzles(service: GameService) -> None:
+        """The shipped puzzle set, stored before the bot answers anyone (once: a later start stores only what is
+        new), so a new server has puzzles and a daily puzzle from its first command. A failure is logged, never
+        fatal: the next start tries again."""
+        try:
+            await service.puzzle_mining.load_shipped()
+        except Exception:
+            log.exception("Storing the shipped puzzles failed")
 
     @staticmethod
     async def _prepare(service: GameService) -> None:

@@ -48,8 +48,11 @@ class DailyPuzzleRepository:
         return await self._store.read(body)
 
     async def daily_by_puzzle(self, guild_id: int, puzzle_id: int) -> DailyRow | None:
+        """The latest day a puzzle was this server's daily puzzle."""
         d = daily_puzzles
-        query = sa.select(d).where(d.c.guild_id == guild_id, d.c.puzzle_id == puzzle_id)
+        query = (
+            sa.select(d).where(d.c.guild_id == guild_id, d.c.puzzle_id == puzzle_id).order_by(d.c.day.desc()).limit(1)
+        )
 
         def body(connection: sa.Connection) -> DailyRow | None:
             row = connection.execute(query).mappings().first()
@@ -76,20 +79,29 @@ class DailyPuzzleRepository:
         )
 
     async def choose_daily(
-        self, guild_id: int, game: str, day: int, channel_id: int, near: float, now: float
+        self, guild_id: int, game: str, day: int, channel_id: int, near: float, now: float, repeat_after: int
     ) -> DailyRow | None:
         """The day's puzzle of a server and game: chosen once (the first caller's choice stands) from the puzzles
-        the server has not seen, nearest the rating ``near``; None when none is left."""
+        that were not its daily puzzle after day ``repeat_after`` (the caller's rule: never within a year); of
+        those, one its members never tried first, then its own (mined from its games) before the shipped set's,
+        then the rating nearest ``near``. None when none is left."""
         d = daily_puzzles
 
         def body(connection: sa.Connection) -> DailyRow | None:
             key = (d.c.guild_id == guild_id, d.c.game == game, d.c.day == day)
             found = connection.execute(sa.select(d).where(*key)).mappings().first()
             if found is None:
+                lately = sa.select(d.c.puzzle_id).where(d.c.guild_id == guild_id, d.c.day > repeat_after)
+                tried = sa.select(puzzle_attempts.c.puzzle_id).where(puzzle_attempts.c.guild_id == guild_id)
                 puzzle_id = connection.execute(
                     sa.select(puzzles.c.id)
-                    .where(*offered_in(guild_id, game), sa.not_(_seen_by(guild_id)))
-                    .order_by(sa.func.abs(puzzles.c.mu - near), puzzles.c.id)
+                    .where(*offered_in(guild_id, game), puzzles.c.id.not_in(lately))
+                    .order_by(
+                        sa.case((puzzles.c.id.in_(tried), 1), else_=0),
+                        sa.case((puzzles.c.guild_id.is_(None), 1), else_=0),
+                        sa.func.abs(puzzles.c.mu - near),
+                        puzzles.c.id,
+                    )
                     .limit(1)
                 ).scalar()
                 if puzzle_id is None:
@@ -191,10 +203,3 @@ class DailyPuzzleRepository:
             return list(solved), int(tried)
 
         return await self._store.read(body)
-
-
-def _seen_by(guild_id: int) -> sa.ColumnElement[bool]:
-    """A puzzle this server has seen: any member tried it here, or it was a daily puzzle here."""
-    tried = sa.select(puzzle_attempts.c.puzzle_id).where(puzzle_attempts.c.guild_id == guild_id)
-    posted = sa.select(daily_puzzles.c.puzzle_id).where(daily_puzzles.c.guild_id == guild_id)
-    return sa.or_(puzzles.c.id.in_(tried), puzzles.c.id.in_(posted))

@@ -14,6 +14,8 @@ from storage.rows import GameRow, GameStatus
 from storage.schema import games, puzzle_mining, puzzles
 from storage.store import Store, insert_for
 
+CHUNK = 500  # positions looked up per statement (SQLite's bound parameters)
+
 
 class PuzzleMiningRepository:
     """What puzzle mining reads and writes: the finished games to mine, and the puzzles they gave."""
@@ -25,6 +27,51 @@ class PuzzleMiningRepository:
         """Store new puzzles (columns of ``puzzles`` but the id and counters); a position stored already is
         skipped. Returns how many were new."""
         return await self._store.write(lambda connection: _insert_puzzles(connection, rows, now))
+
+    async def store_shipped(self, rows: Sequence[dict[str, Any]], now: float) -> tuple[int, int]:
+        """Store the shipped set (rows as :meth:`insert_puzzles` takes them, ``themes`` included), in one
+        transaction: the positions not stored yet are inserted; a stored one takes the row's themes, and its rating
+        too while nobody has tried it (a re-mined set's rating; tries have moved it since otherwise). Returns how
+        many were new and how many changed."""
+        p = puzzles
+
+        def body(connection: sa.Connection) -> tuple[int, int]:
+            keys = [row["position_key"] for row in rows]
+            stored: dict[str, sa.RowMapping] = {}
+            for start in range(0, len(keys), CHUNK):
+                query = sa.select(p.c.id, p.c.position_key, p.c.themes, p.c.mu, p.c.attempts).where(
+                    p.c.position_key.in_(keys[start : start + CHUNK])
+                )
+                stored.update((found["position_key"], found) for found in connection.execute(query).mappings())
+            fresh = [
+                {**row, "attempts": 0, "solved": 0, "created_at": now}
+                for row in rows
+                if row["position_key"] not in stored
+            ]
+            new = 0
+            if fresh:  # one statement for all (batched by SQLAlchemy): a first start stores a thousand at once
+                statement = (
+                    insert_for(connection.dialect.name, p)
+                    .on_conflict_do_nothing(index_elements=[p.c.position_key])
+                    .returning(p.c.id)
+                )
+                new = len(connection.execute(statement, fresh).all())
+            changed = 0
+            for row in rows:
+                found = stored.get(row["position_key"])
+                if found is None:
+                    continue
+                values: dict[str, Any] = {}
+                if list(found["themes"] or ()) != list(row["themes"]):
+                    values["themes"] = row["themes"]
+                if found["attempts"] == 0 and found["mu"] != row["mu"]:
+                    values["mu"] = row["mu"]
+                if values:
+                    connection.execute(sa.update(p).where(p.c.id == found["id"]).values(values))
+                    changed += 1
+            return new, changed
+
+        return await self._store.write(body)
 
     async def claim_game_to_mine(
         self, worker: str, now: float, lease: float, min_ply: int, guild_ids: Sequence[int] | None = None

@@ -375,7 +375,8 @@ lesson_progress = sa.Table(
 
 # Puzzles (issue 20): positions mined from finished games and the bot's self-play where one move keeps the win.
 # A puzzle is rated like a player (mu, sigma); ``guild_id`` is the server whose game it came from (offered only
-# there), NULL for the bot's self-play (offered everywhere). ``position_key`` keeps one copy of a position.
+# there), NULL for the bot's self-play and the shipped set (offered everywhere). ``position_key`` keeps one copy of a
+# position. ``themes``: its theme keys (a JSON list, docs/puzzles.md); NULL when not known (a server's own puzzle).
 puzzles = sa.Table(
     "puzzles",
     metadata,
@@ -397,12 +398,14 @@ puzzles = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False),
     sa.Column("solved", sa.Integer, nullable=False),
     sa.Column("created_at", Time, nullable=False),
+    sa.Column("themes", Json),
     sqlite_autoincrement=True,
 )
 sa.Index("puzzles_by_game_rating", puzzles.c.game, puzzles.c.mu)
 
 # A member's go at a puzzle: ``step`` solution moves played so far; open -> solved (no mistake), failed (a
 # mistake, or given up) or left (another puzzle started before any move: unrated). One per member and puzzle.
+# ``streak_id``: the streak (``puzzle_streaks``) whose puzzle it is; NULL for a puzzle on its own.
 ATTEMPT_STATUSES = tuple(status.value for status in AttemptStatus)
 puzzle_attempts = sa.Table(
     "puzzle_attempts",
@@ -418,6 +421,7 @@ puzzle_attempts = sa.Table(
     sa.Column("rated", sa.Boolean, nullable=False),
     sa.Column("started_at", Time, nullable=False),
     sa.Column("finished_at", Time),
+    sa.Column("streak_id", Id),
     sa.CheckConstraint(f"status IN ({', '.join(repr(s) for s in ATTEMPT_STATUSES)})", name="puzzle_attempts_status"),
     sqlite_autoincrement=True,
 )
@@ -480,4 +484,33 @@ daily_puzzles = sa.Table(
     sa.Column("revealed_at", Time),
     sa.Column("created_at", Time, nullable=False),
 )
-sa.Index("daily_puzzles_by_puzzle", daily_puzzles.c.guild_id, daily_puzzles.c.puzzle_id, unique=True)
+# Not unique: a server's daily puzzle may come back after a year (never within one: the service's rule).
+sa.Index("daily_puzzles_by_puzzle", daily_puzzles.c.guild_id, daily_puzzles.c.puzzle_id, daily_puzzles.c.day)
+
+# A member's puzzle streak (issue 29): puzzles of rising difficulty until the first miss. ``solved`` counts its
+# puzzles solved; ``attempt_id`` is its latest puzzle's attempt and ``rating`` that puzzle's rating when it was
+# picked (the next one is rated higher). Open while ``ended_at`` is NULL: one open streak per server, member and game.
+puzzle_streaks = sa.Table(
+    "puzzle_streaks",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("guild_id", sa.BigInteger, nullable=False),
+    sa.Column("user_id", sa.BigInteger, nullable=False),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False),
+    sa.Column("rating", sa.Double),
+    sa.Column("attempt_id", Id),
+    sa.Column("started_at", Time, nullable=False),
+    sa.Column("ended_at", Time),
+    sqlite_autoincrement=True,
+)
+sa.Index(
+    "puzzle_streaks_one_open",
+    puzzle_streaks.c.guild_id,
+    puzzle_streaks.c.user_id,
+    puzzle_streaks.c.game,
+    unique=True,
+    sqlite_where=puzzle_streaks.c.ended_at.is_(None),
+    postgresql_where=puzzle_streaks.c.ended_at.is_(None),
+)
+sa.Index("puzzle_streaks_by_game", puzzle_streaks.c.guild_id, puzzle_streaks.c.game, puzzle_streaks.c.solved)

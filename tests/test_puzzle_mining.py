@@ -12,8 +12,9 @@ import pytest
 
 import engines
 import games
+from puzzles import shipped
 from puzzles.mining import MARGIN, Budgets, Miner, Puzzle, Step, is_only_move, judge_move, position, verify
-from sessions.puzzles.mining import position_key, shipped_puzzles
+from sessions.puzzles.mining import shipped_rows
 
 RECORDS = Path(__file__).resolve().parent / "data" / "puzzle_records.jsonl"
 MINING = Budgets().scaled(0.1)  # the strongest search 1.6 s, each rival 0.16 s
@@ -72,14 +73,14 @@ def test_the_line_is_legal_and_the_solver_moves_at_every_other_step(
 
 def test_a_puzzle_with_dice_is_the_move_after_the_roll() -> None:
     """Polygo puzzles are positions after the roll: the die is part of the puzzle, and the line stops at the next
-    roll (nobody's choice)."""
-    with_dice = [p for p in shipped_puzzles() if games.find(p.game).chance_words]
+    roll (nobody's choice). Checked on the shipped set as the bot stores it."""
+    with_dice = [row for row in shipped_rows() if games.find(row["game"]).chance_words]
     assert with_dice, "the shipped set has a puzzle of a game with dice"
-    for puzzle in with_dice:
-        entry = games.find(puzzle.game)
-        assert puzzle.moves[-1].startswith(entry.chance_words)  # the roll is the last move before it
-        state = position(entry.engine.__name__, puzzle.options, [*puzzle.moves, *puzzle.solution])
-        assert state.is_over or state.chance or state.turn != puzzle.solver
+    for row in with_dice:
+        entry = games.find(row["game"])
+        assert row["moves"][-1].startswith(entry.chance_words)  # the roll is the last move before it
+        state = position(entry.engine.__name__, row["options"], [*row["moves"], *row["solution"]])
+        assert state.is_over or state.chance or state.turn != row["solver"]
 
 
 def test_no_only_move_where_two_moves_are_as_good() -> None:
@@ -109,11 +110,14 @@ def test_a_wrong_move_is_judged_with_the_opponents_answer() -> None:
 
 
 def test_the_shipped_puzzles_are_real_positions_of_their_games() -> None:
-    shipped = shipped_puzzles()
-    assert len({position_key(p) for p in shipped}) == len(shipped)
-    for puzzle in shipped:
-        entry = games.find(puzzle.game)
-        state = position(entry.engine.__name__, puzzle.options, [*puzzle.moves])
-        assert state.turn == puzzle.solver
-        for move in puzzle.solution:
+    """What the bot stores at start-up: every registered game's shipped set, one row per position, each a position
+    of its game with the solver to move and a legal solution."""
+    rows = shipped_rows()
+    assert {row["game"] for row in rows} == {name for name in games.names() if shipped.load(name)}
+    assert len({row["position_key"] for row in rows}) == len(rows)
+    for row in rows:
+        entry = games.find(row["game"])
+        state = position(entry.engine.__name__, row["options"], [*row["moves"]])
+        assert state.turn == row["solver"]
+        for move in row["solution"]:
             state.play(move)

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from cogs.commands.game_records import analyse_record, check_one_source, history_files, replay_record
 from cogs.commands.learn import LearnCommands
-from cogs.commands.puzzles import PuzzleCommands
+from cogs.commands.puzzles import PuzzleCommands, puzzle_command
 from cogs.components.challenge_buttons import post_challenge
 from cogs.components.replay_buttons import position_message
 from cogs.plumbing.deadline import in_time, reply_to
@@ -209,6 +209,7 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
         if entry is not None:
             cls.entry = entry
             cls.challenge = challenge_command(entry)  # type: ignore[attr-defined]
+            cls.puzzle = puzzle_command(entry)  # type: ignore[attr-defined]
 
     def __init__(self, host: ServiceHost) -> None:
         self.host = host

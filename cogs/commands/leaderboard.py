@@ -39,8 +39,9 @@ class StatsCog(commands.Cog):
         records = await self.service.ratings.stats(interaction.guild.id, target.id)
         practice = await self.service.ratings.results_against_bot(interaction.guild.id, target.id)
         solved = await self.service.puzzles.ratings_of(interaction.guild.id, target.id)
+        streaks = await self.service.puzzles.best_streaks(interaction.guild.id, target.id)
         title = tr(locale, "Stats of {name}", name=target.display_name)
-        if not records and not practice and not solved:
+        if not records and not practice and not solved and not streaks:
             description = tr(locale, "No finished games yet.")
         else:
             description = "\n".join(
@@ -79,6 +80,16 @@ class StatsCog(commands.Cog):
                     tried=tried,
                 )
                 for game, rating, tried, solved_count in solved
+            )
+            description += "".join(
+                "\n"
+                + tr(
+                    locale,
+                    "**{title}** puzzle streak: best {puzzles}",
+                    title=game_text.title(game, locale),
+                    puzzles=ntr(locale, "{count} puzzle", "{count} puzzles", best),
+                )
+                for game, best in streaks
             )
         await interaction.response.send_message(
             embed=discord.Embed(title=title, description=description.strip()), ephemeral=True

@@ -14,6 +14,7 @@ from discord.ext import commands, tasks
 from cogs.components.puzzle_buttons import PuzzleButton
 from cogs.plumbing.background import BackgroundCog
 from cogs.plumbing.host import client_service
+from cogs.presentation.board_controls import PLAYING_LAYOUT
 from cogs.presentation.game_text import side_name, title
 from cogs.presentation.images import position_image
 from cogs.presentation.markup import QUIET, clip, mention, when
@@ -54,7 +55,14 @@ async def _post_daily(client: discord.Client, job: DailyJob) -> int | None:
     if job.kind == "post":
         played = last_move(puzzle.game, puzzle.moves)
         file = await position_image(
-            service, puzzle.game, state, shown, f"daily-puzzle-{puzzle.id}.png", locale=locale, played=played
+            service,
+            puzzle.game,
+            state,
+            shown,
+            f"daily-puzzle-{puzzle.id}.png",
+            locale=locale,
+            played=played,
+            layout=PLAYING_LAYOUT,  # a puzzle to solve, read on a phone as often as not
         )
         text = tr(locale, DAILY, title=named, date=_day_text(job), side=side_name(locale, puzzle.game, puzzle.solver))
         items = discord.ui.View(timeout=None)
@@ -76,6 +84,7 @@ async def _post_daily(client: discord.Client, job: DailyJob) -> int | None:
         f"daily-solution-{puzzle.id}.png",
         locale=locale,
         suggestion=puzzle.solution[0],
+        layout=PLAYING_LAYOUT,
     )
     message = await channel.send(clip("\n".join(lines)), file=file, nonce=job.nonce, allowed_mentions=QUIET)
     return message.id

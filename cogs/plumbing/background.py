@@ -94,8 +94,8 @@ class HousekeepingCog(BackgroundCog):
 
 
 class PuzzleMiner(BackgroundCog):
-    """Stores the shipped self-play puzzles, then mines this process's servers' finished games, one at a time,
-    every ``interval`` seconds while there are any."""
+    """Mines this process's servers' finished games, one at a time, every ``interval`` seconds while there are
+    any (the shipped set is stored at start-up: ``bot.py``)."""
 
     def __init__(self, host: ServiceHost, bot: commands.Bot, interval: float) -> None:
         self.host, self.bot = host, bot
@@ -115,7 +115,3 @@ class PuzzleMiner(BackgroundCog):
     @mine.before_loop
     async def before_mining(self) -> None:
         await self.bot.wait_until_ready()
-        try:
-            await self.host.service.puzzle_mining.load_shipped()
-        except Exception:
-            log.exception("Storing the shipped puzzles failed")

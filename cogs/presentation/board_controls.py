@@ -135,7 +135,12 @@ def menu_item(game_id: int, ply: int, slot: int, path: tuple[str, ...], menu: Me
     """One menu of a step as a select whose custom_id carries the path that led to it."""
     if any(mark in key for key in path for mark in RESERVED):
         raise ValueError(f"a step's key may not contain {RESERVED}: {path}")
-    custom_id = f"{PREFIX}:{game_id}:{ply}:{slot}:{join(path)}"
+    return BoardMenu(select_menu(f"{PREFIX}:{game_id}:{ply}:{slot}:{join(path)}", menu, locale))
+
+
+def select_menu(custom_id: str, menu: Menu, locale: Any) -> discord.ui.Select:
+    """A picker's menu as Discord's select, in ``locale``'s words: under a board in play, and under a puzzle's
+    (``cogs/components/puzzle_buttons.py``, whose ``custom_id`` names the puzzle instead of a game)."""
     if len(custom_id) > CUSTOM_ID_LIMIT:
         raise ValueError(f"custom_id too long: {custom_id}")
     options = [
@@ -147,7 +152,7 @@ def menu_item(game_id: int, ply: int, slot: int, path: tuple[str, ...], menu: Me
         for choice in menu.choices
     ]
     placeholder = clip(said(locale, menu.placeholder), PLACEHOLDER_LIMIT)
-    return BoardMenu(discord.ui.Select(custom_id=custom_id, placeholder=placeholder, options=options))
+    return discord.ui.Select(custom_id=custom_id, placeholder=placeholder, options=options)
 
 
 def step_view(

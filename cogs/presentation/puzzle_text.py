@@ -7,12 +7,22 @@ from typing import Any
 
 from cogs.presentation.game_text import side_name, title
 from locales import N_, ntr, tr
-from sessions.model import Answer, PuzzleView, entry_of
+from sessions.model import Answer, PuzzleView, entry_of, theme_name
 
 PROMPT = N_("**{title} puzzle #{id}** (puzzle rating {rating}). You play {side}: find the best move.")
 FROM_GAME = N_("From game #{game} of this server, after move {ply}.")
 FROM_SELF_PLAY = N_("From the bot's self-play, after move {ply}.")
-HOW = N_("Answer with /{game} puzzle-move. One move keeps the win; every other is clearly worse.")
+HOW = N_(
+    "Pick your move in the menus under the board, or type it with /{game} puzzle-move. One move keeps the win; "
+    "every other is clearly worse."
+)
+STREAK_ON = N_("Streak: {count} solved so far. The first miss ends it.")
+ABOUT = N_("Puzzle #{id}: rated {rating}; themes: {themes}.")
+ABOUT_PLAIN = N_("Puzzle #{id}: rated {rating}.")
+STREAK_GOES_ON = N_("Streak: {count}! Press {button} for a harder one.")
+STREAK_OVER = N_("Your streak ends at {count}. Your best: {best}.")
+STREAK_MISSED = N_("Puzzle rating {before} → {after}. The solution: {line}.")
+NEXT_IN_STREAK = N_("Next in streak")
 RIGHT = N_("**{move}** is right!")
 REPLY = N_("I answer **{reply}**. Your move again: {left} to find.")
 SOLVED = N_("Solved! Your puzzle rating: {before} → {after}.")
@@ -70,6 +80,30 @@ def prompt_lines(locale: Any, view: PuzzleView) -> list[str]:
         )
     )
     lines.append(tr(locale, HOW, game=puzzle.game))
+    if view.streak is not None and view.streak.open:
+        lines.append(tr(locale, STREAK_ON, count=view.streak.solved))
+    return lines
+
+
+def themes_text(locale: Any, themes: tuple[str, ...]) -> str:
+    """A puzzle's themes by their names in ``locale``'s language."""
+    return ", ".join(tr(locale, theme_name(theme)) for theme in themes)
+
+
+def finish_lines(locale: Any, view: PuzzleView) -> list[str]:
+    """What follows a finished puzzle: its rating and themes, and where its streak stands."""
+    puzzle = view.puzzle
+    rating = round(puzzle.mu)
+    if puzzle.themes:
+        lines = [tr(locale, ABOUT, id=puzzle.id, rating=rating, themes=themes_text(locale, puzzle.themes))]
+    else:
+        lines = [tr(locale, ABOUT_PLAIN, id=puzzle.id, rating=rating)]
+    streak = view.streak
+    if streak is not None and streak.attempt_id == view.attempt.id:
+        if streak.open:
+            lines.append(tr(locale, STREAK_GOES_ON, count=streak.solved, button=tr(locale, NEXT_IN_STREAK)))
+        else:
+            lines.append(tr(locale, STREAK_OVER, count=streak.solved, best=max(view.best or 0, streak.solved)))
     return lines
 
 
@@ -90,12 +124,20 @@ def answer_lines(locale: Any, answer: Answer) -> tuple[list[str], dict[str, Any]
             lines.append(tr(locale, SOLVED, before=answer.rating[0], after=answer.rating[1]))
         else:
             lines.append(tr(locale, SOLVED_LATE, line=line_text(view)))
-        return lines, {"played": answer.move}
+        return [*lines, *finish_lines(locale, view)], {"played": answer.move}
     step = view.attempt.step // 2
     best = view.puzzle.steps[step][1] if step < len(view.puzzle.steps) else 1.0
     lines = [tr(locale, WRONG, move=answer.move, percent=percent(answer.value or -1.0), best=percent(best))]
     if answer.refutation:
         lines.append(tr(locale, REFUTED, reply=answer.refutation))
+    if view.finished:  # a streak's puzzle: the first miss ends it
+        if answer.rating is not None:
+            lines.append(
+                tr(locale, STREAK_MISSED, before=answer.rating[0], after=answer.rating[1], line=line_text(view))
+            )
+        else:
+            lines.append(tr(locale, SOLUTION, line=line_text(view)))
+        return [*lines, *finish_lines(locale, view)], {"played": answer.move}
     if answer.rating is not None:
         lines.append(tr(locale, MISSED, before=answer.rating[0], after=answer.rating[1]))
     else:

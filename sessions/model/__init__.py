@@ -24,10 +24,10 @@ from sessions.memory import LruCache
 from sessions.model.games import Finish, Game, PlayedMove, ReplyTo, Report, entry_of, title_of
 from sessions.model.lessons import LessonPage
 from sessions.model.notices import Bulletin, Deliver, Notice
-from sessions.model.puzzles import Answer, DailyJob, PuzzleView, day_of, due_at
+from sessions.model.puzzles import Answer, DailyJob, PuzzleView, day_of, due_at, theme_name, themes_of
 from sessions.model.ratings import Rating
 from sessions.model.records import MAX_RECORD_BYTES, TOO_BIG, GameRecord
-from sessions.model.refusals import STALE_BOARD, ChannelLink, Mention, UserError
+from sessions.model.refusals import NO_PUZZLE_OPEN, STALE_BOARD, STALE_PUZZLE, ChannelLink, Mention, UserError
 from sessions.model.settings import CHALLENGE_MINUTES, DAILY_HOURS, REMINDER_HOURS, GuildSettings
 from sessions.model.tournaments import FORMATS, MOVE_TIMES, Board, Tournament, TournamentView
 from sessions.model.vocabulary import (
@@ -51,11 +51,13 @@ __all__ = [
     "MAX_MENUS",
     "MAX_RECORD_BYTES",
     "MOVE_TIMES",
+    "NO_PUZZLE_OPEN",
     "OPEN_SEAT",
     "REMINDER_HOURS",
     "REPORTED",
     "RESERVED",
     "STALE_BOARD",
+    "STALE_PUZZLE",
     "TAKEBACK",
     "TOO_BIG",
     "AnnouncementKind",
@@ -105,5 +107,7 @@ __all__ = [
     "due_at",
     "entry_of",
     "shown",
+    "theme_name",
+    "themes_of",
     "title_of",
 ]

@@ -1,14 +1,32 @@
-"""A member's puzzle as they see it, what a move in it did, and a daily puzzle's post to make."""
+"""A member's puzzle as they see it, what a move in it did, a streak, a daily puzzle's post to make, and the
+puzzles' themes (their keys, and their names as catalogue msgids)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from engines import GameState
-from storage.puzzles import AttemptRow, DailyRow, PuzzleRow
+from puzzles import shipped
+from puzzles.themes import THEMES
+from storage.puzzles import AttemptRow, DailyRow, PuzzleRow, StreakRow
 from storage.rows import AttemptStatus
 
 DAY = 24 * 60 * 60
+MAX_THEMES = 25  # Discord's choices per option
+
+
+def theme_name(key: str) -> str:
+    """A theme's English name, a catalogue msgid (translated where it is read); an unknown key as it is."""
+    return THEMES.get(key, key)
+
+
+@cache
+def themes_of(game: str) -> tuple[str, ...]:
+    """The theme keys of a game's puzzles, as its shipped set has them (sorted by name): what a member may pick
+    puzzles by."""
+    found = {theme for puzzle in shipped.load(game) for theme in puzzle.themes}
+    return tuple(sorted(found, key=theme_name))[:MAX_THEMES]
 
 
 def day_of(moment: float) -> int:
@@ -46,6 +64,8 @@ class PuzzleView:
     puzzle: PuzzleRow
     attempt: AttemptRow
     state: GameState
+    streak: StreakRow | None = None  # the streak this puzzle is of, as it stands
+    best: int | None = None  # the member's best streak of this game here, once this puzzle's streak has ended
 
     @property
     def finished(self) -> bool:

@@ -15,6 +15,9 @@ from locales import N_
 # A press on a board (or a move at a board's ply) that the game has moved past: the service refuses the move, and the
 # Discord layer a press it checks first.
 STALE_BOARD = N_("This board is out of date: the game has moved on. Use the buttons under its latest board.")
+# The same for a puzzle's board (a tap on a board the member's puzzle has moved past), and a move with none open.
+STALE_PUZZLE = N_("This puzzle board is out of date: your puzzle has moved on. Use its latest board.")
+NO_PUZZLE_OPEN = N_("You have no {title} puzzle open: start one with /{game} puzzle.")
 
 
 @dataclass(frozen=True)

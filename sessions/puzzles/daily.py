@@ -1,5 +1,7 @@
-"""The daily puzzle: where a server's admins chose a channel and an hour for a game, one puzzle a day from those
-the server has not seen, posted at that hour (UTC), and its solution with who solved it posted the next day.
+"""The daily puzzle: where a server's admins chose a channel and an hour for a game, one puzzle a day, posted at
+that hour (UTC), and its solution with who solved it posted the next day. The day's puzzle is one that was not the
+server's daily puzzle within a year (:data:`REPEAT_DAYS`), preferably one its members never tried, and the server's
+own (mined from its games) before the shipped set's: a new server draws from the shipped set.
 
 Exactly once, whatever the processes do: the day's puzzle is chosen by the first process to ask (a row keyed by
 server, game and day), and posting it and posting its solution are each a claim under a lease
@@ -18,6 +20,7 @@ from storage.database import DailyPuzzleRepository, PuzzleRepository
 from storage.puzzles import DailyRow
 
 LEASE = 120.0  # seconds a claimed post is one process's
+REPEAT_DAYS = 366  # a daily puzzle may be a server's daily puzzle again this many days later, never sooner
 
 
 class DailyPuzzles:
@@ -43,7 +46,9 @@ class DailyPuzzles:
                     job = await self._claim(earlier, "reveal", now)
                     if job is not None:
                         jobs.append(job)
-                daily = await self._dailies.choose_daily(guild_id, game, today, int(channel_id), START_MU, now)
+                daily = await self._dailies.choose_daily(
+                    guild_id, game, today, int(channel_id), START_MU, now, today - REPEAT_DAYS
+                )
                 if daily is not None and daily.posted_at is None:
                     job = await self._claim(daily, "post", now)
                     if job is not None:

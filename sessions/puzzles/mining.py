@@ -3,8 +3,9 @@
 A round claims one finished game that nobody mined (``puzzle_mining``, under a lease: two processes never mine
 the same game), mines its record in a worker process of its own (:func:`puzzles.mining.mine_record`, at a lower
 CPU priority than the bot's moves, so a long mining search never delays a game), and stores what it found with
-the mark "mined" in one transaction. The bot's self-play puzzles ship with the bot (``puzzles/self_play.json``,
-written by ``bench/puzzles.py``) and are stored at start-up, once (a position is stored once: its key).
+the mark "mined" in one transaction. The shipped set (``puzzles.shipped``: hundreds of proven puzzles per game,
+docs/puzzles.md) is stored at start-up for every registered game, once (a position is stored once: its key), each
+with its starting rating and its themes.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ import uuid
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from importlib import resources
 from typing import Any
 
 import games
+from puzzles import shipped
 from puzzles.mining import Budgets, Puzzle, mine_record
 from sessions.events import GameFinished
 from sessions.model import Game
@@ -35,7 +36,6 @@ log = logging.getLogger(__name__)
 
 LEASE = 30 * 60.0  # seconds a claimed game is one miner's (a long record at full budgets takes minutes)
 MIN_PLY = 8  # shorter records (a resignation at the start) hold no puzzle worth the search
-SHIPPED = "self_play.json"  # in the puzzles package
 MINING_NICE = 10  # the mining worker's CPU priority below the bot's own (os.nice)
 
 
@@ -65,14 +65,31 @@ def puzzle_row(puzzle: Puzzle, *, guild_id: int | None, game_id: int | None, see
     }
 
 
-def shipped_puzzles() -> list[Puzzle]:
-    """The self-play puzzles that ship with the bot (those of games it knows)."""
-    source = resources.files("puzzles").joinpath(SHIPPED)
-    if not source.is_file():
-        return []
-    known = set(games.names())
-    data = json.loads(source.read_text(encoding="utf-8"))
-    return [Puzzle.from_dict(item) for item in data["puzzles"] if item["game"] in known]
+def shipped_row(puzzle: shipped.ShippedPuzzle) -> dict[str, Any]:
+    """The ``puzzles`` columns of a shipped puzzle: offered everywhere, starting at its shipped rating, with its
+    themes."""
+    return {
+        "game": puzzle.game,
+        "position_key": puzzle.position_key,
+        "guild_id": None,
+        "source_game_id": None,
+        "seed": puzzle.source.get("seed"),
+        "ply": puzzle.ply,
+        "options": puzzle.options,
+        "moves": list(puzzle.moves),
+        "solver": puzzle.solver,
+        "solution": list(puzzle.solution),
+        "steps": [list(step) for step in puzzle.steps],
+        "margin": puzzle.margin,
+        "mu": float(puzzle.rating),
+        "sigma": START_SIGMA,
+        "themes": list(puzzle.themes),
+    }
+
+
+def shipped_rows() -> list[dict[str, Any]]:
+    """The shipped set of every registered game, as rows (a game with no shipped file has none)."""
+    return [shipped_row(puzzle) for name in games.names() for puzzle in shipped.load(name)]
 
 
 def start_miner() -> None:
@@ -101,8 +118,14 @@ class PuzzleMining:
         return await self._mining.insert_puzzles(rows, self._table.clock()) if rows else 0
 
     async def load_shipped(self) -> int:
-        """Store the shipped self-play puzzles not stored yet; returns how many were new."""
-        return await self.store(await asyncio.to_thread(shipped_puzzles))
+        """Store every registered game's shipped puzzles not stored yet (and refresh the themes, and the rating of
+        the untried, of those stored); returns how many were new."""
+        rows = await asyncio.to_thread(shipped_rows)
+        if not rows:
+            return 0
+        new, changed = await self._mining.store_shipped(rows, self._table.clock())
+        log.info("Shipped puzzles: %d stored, %d new, %d refreshed", len(rows), new, changed)
+        return new
 
     async def follow_finish(self, event: GameFinished) -> None:
         """Follows a finished game: its server's finished games are mined now, one at a time in the niced

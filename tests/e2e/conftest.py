@@ -46,6 +46,7 @@ def make_bot(fake: FakeDiscord, tmp_path: Path) -> Callable[..., GameBot]:
         overrides.setdefault("game_threads", False)
         overrides.setdefault("render_workers", 0)  # boards drawn in threads: no processes to start per bot
         overrides.setdefault("dev_guild_id", fake.guild.id)  # None: global commands (DMs, user installs)
+        overrides.setdefault("shipped_puzzles", False)  # the puzzle tests store the shipped set when they use it
         settings = Settings(
             _env_file=None,
             discord_token="test-token",

@@ -76,7 +76,8 @@ JA = "ja"
 MARKUP = re.compile(r"<(?:@[!&]?|#)\d+>|<t:\d+(?::[tTdDfFR])?>|<a?:\w+:\d+>|https?://\S+")
 COMMAND = re.compile(
     r"/(?:iago|isaac|polygo|games|leaderboard|stats|admin)"
-    r"(?: (?:challenge|move|board|resign|claim|rules|history|replay|hint|takeback|analyse|place|remove|roll|all|mine"
+    r"(?: (?:challenge|puzzle-move|puzzle-streaks|puzzle|move|board|resign|claim|rules|history|replay|hint|takeback"
+    r"|analyse|place|remove|roll|all|mine"
     r"|settings|set|cancel|reset-leaderboard|forget-member|audit)"
     r"(?![\w:]))?"
 )

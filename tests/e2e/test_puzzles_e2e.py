@@ -24,7 +24,7 @@ from tests.e2e.fake_discord import FakeDiscord, start_fake_discord
 from tests.e2e.harness import FakeChannel, FakeUser, StoredMessage
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "puzzles.json"
-NO_MINING = {"puzzle_mining": False}  # the tests' own puzzles only: no shipped set, no background mining
+NO_MINING = {"puzzle_mining": False, "shipped_puzzles": False}  # the tests' own puzzles only
 
 
 def test_puzzles(game: str | None = None) -> list[Puzzle]:
@@ -117,7 +117,7 @@ async def test_no_puzzle_open_and_a_bad_move_are_answered_privately(
     await store(db, [puzzle])
     async with fake.running_bot(make_bot(**NO_MINING)):
         none = await private_reply(await fake.slash(fake.carol, puzzle.game, "puzzle-move", options={"move": "x"}))
-        assert "no puzzle open" in none.content
+        assert "You have no Iago puzzle open" in none.content  # the game's title, not its registry name
         await private_reply(await fake.slash(fake.carol, puzzle.game, "puzzle"))
         bad = await private_reply(await fake.slash(fake.carol, puzzle.game, "puzzle-move", options={"move": "zz99"}))
         assert "not legal" in bad.content

@@ -87,7 +87,7 @@ async def test_a_wrong_move_is_explained_not_played_and_rated_once_as_a_miss(ser
 
 async def test_an_illegal_move_or_none_open_is_refused_and_changes_nothing(service: GameService) -> None:
     puzzle = shipped_for_tests()[0]
-    with pytest.raises(UserError, match="no puzzle open"):
+    with pytest.raises(UserError, match="puzzle open"):
         await service.puzzles.play(GUILD, ALICE, puzzle.game, puzzle.solution[0])
     await service.puzzle_mining.store([puzzle])
     view = await service.puzzles.start(GUILD, ALICE, puzzle.game)
