@@ -210,6 +210,18 @@ async def report_components(service: GameService, report: Report, locale: Any) -
         return {}
 
 
+def roll_label(buttons: dict[str, Any]) -> str | None:
+    """The label of the Roll button among a board's components (its ``view`` keyword), if they carry one: the
+    board's words then name the button instead of the command (``game_text.next_turn_line``)."""
+    view = buttons.get("view")
+    if view is None:
+        return None
+    return next(
+        (str(item.item.label) for item in view.children if isinstance(item, BoardButton) and item.action == "roll"),
+        None,
+    )
+
+
 def marks(step: Step | None = None) -> dict[str, Any]:
     """How a board that carries components is drawn: for a phone, with a step's highlights."""
     return {"layout": PLAYING_LAYOUT, "highlight": step.highlight if step is not None else ()}
