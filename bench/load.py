@@ -7,7 +7,9 @@ so they do not steal the bot's event loop). It prints:
   0.5-2 s between moves, with the move -> reply time per game (p50/p95/p99) and, in the same run, a trivial
   command (``/<game> rules``) as the floor;
 - the bot's event-loop lag per phase (a 10 ms ticker inside the bot process: max and p99);
-- the throughput ceiling: ``--ceiling-games`` fresh games (default: as many) with no think time, actions a second;
+- the throughput ceiling: ``--ceiling-games`` fresh games (default: as many) with no think time, actions a second,
+  and the CPU time an action took there in the bot's process, in its workers (drawing, mining) and in this one;
+- with ``--profile FILE``: cProfile of the bot's event loop during the ceiling, written to FILE (``pstats``);
 - with ``--postgres URL``: the ceiling of one process and of two processes (a shard each) on that database.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -42,6 +45,9 @@ SETTINGS = {
     "LOG_LEVEL": "WARNING",
     "GAME_THREADS": "false",
     "RENDER_WORKERS": str(os.cpu_count() or 1),  # the bot's default (tests/e2e/child.py draws in threads)
+    # Mining a finished game for puzzles is what follows a game's end, not a move's cost: a niced worker that
+    # searches for minutes would share the cores with the moves from the first finished game on (--mining).
+    "PUZZLE_MINING": "false",
 }
 
 
@@ -136,6 +142,55 @@ async def floor(fake: FakeDiscord, tables: list[Table], seconds: float) -> list[
     return timings
 
 
+def stat_fields(pid: int) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command's name (the state first)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(fields: list[str]) -> float:
+    """The CPU time (user and system) a process used so far, from its :func:`stat_fields`."""
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes started by ``pid`` and by them in turn (the fork server and the workers it starts)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError):  # ended meanwhile
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def cpu_of(pid: int) -> tuple[float, float, float, float]:
+    """CPU seconds so far of the bot's process, of its workers at its own priority (drawing), of its niced
+    workers (mining), and of this process (the fake Discord and the members)."""
+    bot = stat_fields(pid)
+    drawing = niced = 0.0
+    for child in descendants(pid):
+        with contextlib.suppress(OSError):
+            fields = stat_fields(child)
+            if fields[16] == bot[16]:
+                drawing += cpu_seconds(fields)
+            else:
+                niced += cpu_seconds(fields)
+    return cpu_seconds(bot), drawing, niced, cpu_seconds(stat_fields(os.getpid()))
+
+
+async def stop(child: ChildBot) -> None:
+    """Stop the bot; killed if it is not gone within 20 s (a process pool may wait for a long job to end)."""
+    try:
+        await asyncio.wait_for(child.stop(), 20)
+    except TimeoutError:
+        assert child.process is not None
+        child.process.kill()
+        await child.process.wait()
+
+
 def phase(child: ChildBot, names: list[str], name: str) -> None:
     """Close a phase of the bot's event-loop lag report (its ticker keeps max and p99 per phase)."""
     assert child.process is not None
@@ -153,6 +208,8 @@ async def measure(args: argparse.Namespace) -> None:
                 "DEV_GUILD_ID": str(fake.guild.id),
                 "LAG_REPORT": str(lag_file),
             }
+            if args.profile:  # the ceiling: it begins after the third phase closes (SIGUSR1)
+                settings |= {"PROFILE": str(Path(args.profile).resolve()), "PROFILE_PHASE": "3"}
             child = ChildBot(fake, settings)
             await child.start()
             reader = await GameService.open(settings["DATABASE_URL"])  # to follow the games' logs
@@ -175,18 +232,28 @@ async def measure(args: argparse.Namespace) -> None:
                 if args.ceiling_games:
                     fresh = await tables_for(fake, args.ceiling_games)
                     phase(child, phases, f"{args.ceiling_games} more challenges accepted")
-                    started = time.perf_counter()
+                    assert child.process is not None
+                    started, cpu = time.perf_counter(), cpu_of(child.process.pid)
                     flat = await play(reader, fresh, args.seconds / 2, (0.0, 0.0))
                     actions = sum(len(v) for v in flat.values())
                     rate = actions / (time.perf_counter() - started)
+                    spent = [
+                        1000 * (after - before) / max(1, actions)
+                        for after, before in zip(cpu_of(child.process.pid), cpu, strict=True)
+                    ]
                     phases.append(f"ceiling, {args.ceiling_games} games")
                     print(
                         f"ceiling, no think time, {args.ceiling_games} games: {rate:.1f} actions/s answered, "
                         f"{len(LOST)} past the deadline"
                     )
+                    print(
+                        f"CPU per action there: the bot's process {spent[0]:.1f} ms, its drawing workers "
+                        f"{spent[1]:.1f} ms, its niced workers (mining) {spent[2]:.1f} ms, this process (the fake "
+                        f"Discord and the members) {spent[3]:.1f} ms"
+                    )
             finally:
                 await reader.close()
-                await child.stop()
+                await stop(child)
             if lag_file.exists():
                 print("bot event-loop lag (max / p99 ms):")
                 for name, lag in zip([*phases, "the rest"], json.loads(lag_file.read_text()), strict=False):
@@ -227,7 +294,7 @@ async def ceiling_on_postgres(url: str, processes: int, count: int, seconds: flo
         finally:
             await reader.close()
             for child in children:
-                await child.stop()
+                await stop(child)
 
 
 async def compare_processes(args: argparse.Namespace) -> None:
@@ -245,9 +312,13 @@ def main() -> None:
     parser.add_argument("--postgres", help="postgresql+asyncpg://... : also compare one and two processes there")
     parser.add_argument("--render-threads", action="store_true", help="draw in threads of the bot process")
     parser.add_argument("--only-postgres", action="store_true", help="skip the SQLite run")
+    parser.add_argument("--mining", action="store_true", help="mine the games that end for puzzles, as by default")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile the bot's event loop in the ceiling, to FILE")
     args = parser.parse_args()
     if args.render_threads:
         SETTINGS["RENDER_WORKERS"] = "0"
+    if args.mining:
+        SETTINGS["PUZZLE_MINING"] = "true"
     if args.ceiling_games is None:
         args.ceiling_games = args.games
     if not args.only_postgres:

@@ -123,8 +123,7 @@ class GameEntry:
     ) -> str | None:
         """The board image's description for a screen reader (at most 1,024 characters), or None when the
         renderer has no words (a game registered without them: the caller falls back to a generic description)."""
-        describe = getattr(_module(self.renderer), "alt_text", None)
-        return None if describe is None else describe(state, names, language, last_move)
+        return describe_with(self.renderer, state, names, language, last_move)
 
     def text_board(self, state: GameState, names: tuple[str, str], language: str = "en") -> str | None:
         """The position as one message (at most 2,000 characters), or None when the renderer has no words."""
@@ -168,6 +167,15 @@ def render_with(renderer: str, state: GameState, names: tuple[str, str], languag
     if taken is not None:
         marks = {key: value for key, value in marks.items() if key in taken}
     return _module(renderer).render(state, names, language, **marks)  # type: ignore[no-any-return]
+
+
+def describe_with(
+    renderer: str, state: GameState, names: tuple[str, str], language: str, last_move: str | None = None
+) -> str | None:
+    """``alt_text(state, names, language, last_move)`` of the renderer module at ``renderer``; None when it has
+    none (a game registered without words)."""
+    describe = getattr(_module(renderer), "alt_text", None)
+    return None if describe is None else describe(state, names, language, last_move)
 
 
 _REGISTRY: dict[str, GameEntry] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from engines import GameState, IllegalMove, Phrase
 from engines import polygo as engine
@@ -55,9 +56,11 @@ class PolygoNarrator(Narrator):
         return say(N_("{player}'s block fits nowhere, so the bot passed for them."), player=say.player(player))
 
 
+@cache
 def _anchor(placement: str) -> tuple[int, int]:
     """A placement's anchor as (column, row): its lowest point, the leftmost of those (a canonical placement's
-    points are valid names: read them directly, thousands per roll on 19x19)."""
+    points are valid names: read them directly). Kept once worked out: every board after a roll groups thousands
+    of placements by it, out of a fixed set (6,906 names on 19x19, 11,230 for the three sizes: about 1 MB)."""
     row, column = min((int(point[1:]), engine.COLUMNS.index(point[0])) for point in placement.split())
     return column, row - 1
 

@@ -19,16 +19,20 @@ from storage.outbox import Announce
 
 ABORT_BEFORE = 2  # a game may be aborted while neither player has made this many moves
 ABORTED = "aborted"  # the result reason of an aborted game (its status is cancelled)
+PASS = "pass"  # the move of a player the rules leave none: forced when it is the only legal move
 
 
 def moves_made(entry: GameEntry, options: dict[str, object], state: GameState, enough: int = ABORT_BEFORE) -> list[int]:
     """How many moves each player chose in ``state``'s game as it stands (a taken-back move is not counted;
-    dice and passes the rules force are nobody's choice), counted until one player reaches ``enough``."""
+    dice and passes the rules force are nobody's choice), counted until one player reaches ``enough``.
+
+    Every board of a game in play asks (its Abort button): a pass is the only move that may have been forced, so
+    the legal moves (thousands after a Polygo roll) are listed only before a pass."""
     replay = entry.new_game(**options)
     made = [0, 0]
     for move in state.moves:
         side = replay.turn
-        if side is not None and not replay.chance and replay.legal_moves() != ["pass"]:
+        if side is not None and not replay.chance and (move != PASS or replay.legal_moves() != [PASS]):
             made[side] += 1
             if made[side] >= enough:
                 break

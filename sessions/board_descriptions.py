@@ -9,7 +9,7 @@ Discord's limits whatever a renderer returns.
 from __future__ import annotations
 
 from engines import GameState
-from games import GameEntry
+from games import GameEntry, describe_with
 from locales import N_, tr
 from render.text_fitting import (
     ALT_TEXT_LIMIT,
@@ -41,6 +41,15 @@ def alt_text(
     if described is None:
         described = generic_alt_text(entry, state, names, language, last_move)
     return cut(described, ALT_TEXT_LIMIT)
+
+
+def renderer_alt_text(
+    renderer: str, state: GameState, names: tuple[str, str], language: str, last_move: str | None = None
+) -> str | None:
+    """:func:`alt_text` as the renderer at ``renderer`` writes it, for a drawing worker (which knows the game by
+    its import paths only); None when the renderer has no words (the caller writes the generic ones)."""
+    described = describe_with(renderer, state, names, language, last_move)
+    return None if described is None else cut(described, ALT_TEXT_LIMIT)
 
 
 def text_board(entry: GameEntry, state: GameState, names: tuple[str, str], language: str) -> str:

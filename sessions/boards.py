@@ -14,7 +14,7 @@ import games
 from engines import GameState
 from locales import language_of
 from render.standings import render as render_standings
-from sessions.board_descriptions import alt_text, animation_alt_text, text_board
+from sessions.board_descriptions import animation_alt_text, text_board
 from sessions.drawing import Drawer
 from sessions.model import Game, TournamentView
 from sessions.table import Table
@@ -31,18 +31,26 @@ class Boards:
         drawing process, when there are some)."""
         await self._drawer.warm_up()
 
-    async def render_board(
-        self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
-    ) -> bytes:
-        """The board image as PNG, its words in ``locale``'s language; ``marks``: the renderer's layout and marks
+    async def board_picture(
+        self,
+        game: Game,
+        state: GameState,
+        names: tuple[str, str],
+        locale: Any,
+        reader: Any,
+        **marks: Any,
+    ) -> tuple[bytes, str]:
+        """The board image as PNG, its words in ``locale``'s language, and what a screen reader says for it in
+        ``reader``'s, drawn and written in one job of a drawing worker; ``marks``: the renderer's layout and marks
         (docs/boards.md)."""
-        return await self._drawer.draw(game.entry, state, names, language_of(locale), marks)
+        return await self._drawer.picture(game.entry, state, names, language_of(locale), marks, language_of(reader))
 
-    async def render_position(
-        self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, **marks: Any
-    ) -> bytes:
-        """A position of no stored game (a lesson's, a puzzle's, a record's) as PNG, with the renderer's marks."""
-        return await self._drawer.draw(games.find(game), state, names, language_of(locale), marks)
+    async def position_picture(
+        self, game: str, state: GameState, names: tuple[str, str], locale: Any, reader: Any, **marks: Any
+    ) -> tuple[bytes, str]:
+        """:meth:`board_picture` for a position of no stored game (a lesson's, a puzzle's, a record's)."""
+        entry = games.find(game)
+        return await self._drawer.picture(entry, state, names, language_of(locale), marks, language_of(reader))
 
     async def animation(self, game: Game, names: tuple[str, str], locale: Any = None) -> tuple[bytes, int]:
         """The whole game as a looping GIF and its frame count: the start, then a frame per move in force (a
@@ -64,20 +72,6 @@ class Boards:
         the event loop, its headings in ``locale``'s language."""
         picture = standings_picture(view, names, subtitle)
         return await self._drawer.run(render_standings, picture, language_of(locale))
-
-    async def describe_board(
-        self, game: Game, state: GameState, names: tuple[str, str], locale: Any = None, last_move: str | None = None
-    ) -> str:
-        """What a screen reader says for the board image of ``state`` (its attachment's description), in
-        ``locale``'s language: written in a thread, as a 19x19 board's words take a few milliseconds."""
-        return await asyncio.to_thread(alt_text, game.entry, state.copy(), names, language_of(locale), last_move)
-
-    async def describe_position(
-        self, game: str, state: GameState, names: tuple[str, str], locale: Any = None, last_move: str | None = None
-    ) -> str:
-        """:meth:`describe_board` for a position of no stored game (a lesson's, a puzzle's)."""
-        entry = games.find(game)
-        return await asyncio.to_thread(alt_text, entry, state.copy(), names, language_of(locale), last_move)
 
     async def describe_animation(self, game: Game, frames: int, names: tuple[str, str], locale: Any = None) -> str:
         """The description of the game's animation (:meth:`animation`): what it is, then its last position."""

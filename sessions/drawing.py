@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import games
 from engines import GameState
 from render.animation import animated_gif
+from sessions.board_descriptions import alt_text, renderer_alt_text
 from sessions.workers import follow_parent, worker_pool
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,23 @@ def draw(
     return games.render_with(renderer, state, names, language, **(marks or {}))
 
 
+def draw_described(
+    engine: str,
+    renderer: str,
+    position: dict[str, Any],
+    names: tuple[str, str],
+    language: str,
+    marks: Mapping[str, Any] | None,
+    reader: str,
+) -> tuple[bytes, str | None]:
+    """Runs in a worker: :func:`draw`, and the board's description for a screen reader in ``reader``'s language
+    (None when the renderer has no words: the caller writes the generic ones). One job for both: the words of a
+    19x19 board take a few milliseconds, and a thread of the bot's process would hold its GIL for them."""
+    state = importlib.import_module(engine).from_dict(position)
+    png = games.render_with(renderer, state, names, language, **(marks or {}))
+    return png, renderer_alt_text(renderer, state, names, reader)
+
+
 def start_worker() -> None:
     """Runs once in each worker as it starts: it follows the bot out, and draws every game once."""
     follow_parent()
@@ -58,6 +76,19 @@ def frame_labels(states: list[GameState]) -> list[str]:
     """Each frame's footer: the moves it shows out of the last frame's, counted as the boards' headers count them
     (a frame under "24/53" reads "Move 25" to play)."""
     return [f"{len(state.moves)}/{len(states[-1].moves)}" for state in states]
+
+
+def _picture_here(
+    entry: games.GameEntry,
+    state: GameState,
+    names: tuple[str, str],
+    language: str,
+    marks: Mapping[str, Any] | None,
+    reader: str,
+) -> tuple[bytes, str]:
+    """:meth:`Drawer.picture` in a thread of this process (no workers, or none ready). Safe off the loop: every
+    state handed out by the service is a copy the cache never mutates."""
+    return entry.render(state, names, language, **(marks or {})), alt_text(entry, state, names, reader)
 
 
 class Drawer:
@@ -125,6 +156,42 @@ class Drawer:
         async with self._slots:
             return await self._draw(entry, state, names, language, marks)
 
+    async def picture(
+        self,
+        entry: games.GameEntry,
+        state: GameState,
+        names: tuple[str, str],
+        language: str = "en",
+        marks: Mapping[str, Any] | None = None,
+        reader: str | None = None,
+    ) -> tuple[bytes, str]:
+        """:meth:`draw`, and the board's description for a screen reader in ``reader``'s language (by default the
+        drawing's), in the same worker job: one hop out of the event loop for both."""
+        reader = reader or language
+        async with self._slots:  # as for draw(): never more boards at once than cores
+            pool = self._pool
+            if pool is not None:
+                job = (draw_described, entry.engine.__name__, entry.renderer, state.to_dict(), names, language, marks)
+                try:
+                    png, described = await asyncio.get_running_loop().run_in_executor(pool, *job, reader)
+                except BrokenProcessPool:
+                    self._broken(pool)
+                else:
+                    if described is None:  # a renderer without words: the generic ones, which need the entry
+                        described = await asyncio.to_thread(alt_text, entry, state, names, reader)
+                    return png, described
+            elif self.workers:
+                self._start_soon()
+            return await asyncio.to_thread(_picture_here, entry, state, names, language, marks, reader)
+
+    def _broken(self, pool: ProcessPoolExecutor) -> None:
+        """A worker died (killed, out of memory): new workers; the board at hand is drawn in a thread."""
+        log.warning("A drawing worker died; starting new ones")
+        if self._pool is pool:
+            pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        self._start_soon()
+
     async def animation(
         self, entry: games.GameEntry, states: list[GameState], names: tuple[str, str], language: str = "en"
     ) -> bytes:
@@ -152,11 +219,7 @@ class Drawer:
         try:
             return await loop.run_in_executor(pool, *job)
         except BrokenProcessPool:  # a worker died (killed, out of memory): new workers, and this board in a thread
-            log.warning("A drawing worker died; starting new ones")
-            if self._pool is pool:
-                pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-            self._start_soon()
+            self._broken(pool)
             return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
@@ -172,11 +235,7 @@ class Drawer:
             try:
                 return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
             except BrokenProcessPool:
-                log.warning("A drawing worker died; starting new ones")
-                if self._pool is pool:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self._pool = None
-                self._start_soon()
+                self._broken(pool)
                 return await asyncio.to_thread(function, *args)
 
     def close(self) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 import games
 from engines import GameState
+from sessions.board_descriptions import alt_text
 from sessions.drawing import Drawer
 from tests.fourth_game.entry import ENTRY as FOURTH_GAME
 
@@ -48,6 +49,21 @@ async def test_a_worker_draws_what_the_thread_draws(drawer: Drawer) -> None:
             assert png == entry.render(state, ("Alice", "Bob"), language), (entry.name, language)
 
 
+async def test_a_worker_describes_the_board_it_draws_as_the_thread_does(drawer: Drawer) -> None:
+    """One job draws a board and writes its words for a screen reader, in the reader's language; a game whose
+    renderer has no words (the fourth game) gets the generic description."""
+    await drawer.warm_up()
+    assert drawer._pool is not None
+    for entry in [*games.entries(), FOURTH_GAME]:
+        state = middle_game(entry)
+        for language, reader in (("en", "en"), ("ja", "en"), ("en", "ja")):
+            png, described = await drawer.picture(
+                entry, state, ("Alice", "Bob"), language, {"layout": "portrait"}, reader
+            )
+            assert png == entry.render(state, ("Alice", "Bob"), language, layout="portrait"), (entry.name, language)
+            assert described == alt_text(entry, state, ("Alice", "Bob"), reader), (entry.name, reader)
+
+
 async def test_a_dead_worker_costs_no_board(drawer: Drawer) -> None:
     entry = games.find("iago")
     state = middle_game(entry)
@@ -67,6 +83,7 @@ async def test_a_dead_worker_costs_no_board(drawer: Drawer) -> None:
 
 WORKERS_OF_A_BOT = """
 import asyncio, sys, time
+from sessions.board_descriptions import alt_text
 from sessions.drawing import Drawer
 
 async def main():

@@ -31,7 +31,7 @@ from cogs.plumbing.places import NOT_IN_THIS_DM as NOT_HERE
 from cogs.posting.game_threads import open_practice, parent_of
 from cogs.posting.replies import note_interaction, reply_aborted, reply_with_report
 from cogs.presentation import game_text
-from cogs.presentation.board_controls import PLAYING_LAYOUT, board_components
+from cogs.presentation.board_controls import PLAYING_LAYOUT, board_components, roll_label
 from cogs.presentation.images import animation_file, board_image
 from cogs.presentation.markup import QUIET, clip
 from cogs.presentation.names import display_names
@@ -407,10 +407,10 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             await send_text_board(interaction, found, state, private=private)
             return
         locale = interaction.locale if private else interaction.guild_locale
-        words = game_text.report_text(locale, Report(found, state, [], None))
+        buttons = {} if private else await board_components(self.service, found, state, found.ply, locale)
+        words = game_text.report_text(locale, Report(found, state, [], None), roll_button=roll_label(buttons))
         if found.status == GameStatus.FINISHED:
             words = tr(locale, "Game #{id} is over.", id=found.id)
-        buttons = {} if private else await board_components(self.service, found, state, found.ply, locale)
         file = await board_file(interaction, found, state, private=private, layout=PLAYING_LAYOUT)
         # Spectators' mentions of the players would ping them for nothing.
         await interaction.response.send_message(words, file=file, allowed_mentions=QUIET, ephemeral=private, **buttons)

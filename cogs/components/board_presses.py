@@ -3,7 +3,8 @@
 Every press is checked against the game as stored, before anything else: only its players may press (anyone else
 is told so privately), only at the ply the board shows (a board the game moved past, or a finished game, is
 refused privately), and only the player to act may move. A pick that completes a move plays it, and the answer is
-the new board with its own components (one request); a pick that does not yet opens, or updates, a private step.
+the new board with its own components (one request); a pick that does not yet opens, or updates, a private step;
+a pick on a step that completes the move turns the step into a note that it was played, and the board follows.
 Resign asks once more; Abort ends the game with no result at once, for either player (sessions/aborts.py).
 """
 
@@ -18,7 +19,7 @@ from cogs.plumbing.deadline import defer, in_time, reply_to, time_left
 from cogs.plumbing.host import ServiceHost, service_of
 from cogs.plumbing.places import IN_SERVER_ONLY, place_id
 from cogs.posting.private_answers import answer_error
-from cogs.posting.replies import reply_aborted, reply_with_report
+from cogs.posting.replies import reply_aborted, reply_from_step, reply_with_report
 from cogs.presentation import game_text
 from cogs.presentation.board_controls import EVENT, Tap, marks, said, step_view
 from cogs.presentation.images import board_image
@@ -93,9 +94,17 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
         raise UserError(NOT_OFFERED) from error
     if isinstance(picked, str):
         played = service.turns.play(game.id, user, picked, reply=reply, known=game, ply=tap.ply)
-        await reply_with_report(interaction, await in_time(interaction, played))
+        if on_step(interaction):  # the step says the move was played; the board goes where the game is
+            await reply_from_step(interaction, await in_time(interaction, played, update=True), picked)
+        else:
+            await reply_with_report(interaction, await in_time(interaction, played))
         return
     await show_step(interaction, game, state, tap, picked)
+
+
+def on_step(interaction: discord.Interaction) -> bool:
+    """Whether the press was on a private step (the board's own components are on a public message)."""
+    return interaction.message is not None and interaction.message.flags.ephemeral
 
 
 async def show_step(interaction: discord.Interaction, game: Game, state: GameState, tap: Tap, step: Step) -> None:
@@ -110,7 +119,7 @@ async def show_step(interaction: discord.Interaction, game: Game, state: GameSta
     drawing = asyncio.ensure_future(
         board_image(interaction.guild, service, game, state, locale=interaction.guild_locale, **marks(step))
     )
-    in_place = interaction.message is not None and interaction.message.flags.ephemeral
+    in_place = on_step(interaction)
     done, _ = await asyncio.wait({drawing}, timeout=time_left(interaction))
     if not done:  # slow drawing: hold the interaction (the step it was picked on, or a private placeholder)
         await defer(interaction, update=in_place, ephemeral=True)

@@ -79,10 +79,10 @@ async def _report(client: discord.Client, notice: Notice) -> int | None:
     channel, locale = _where(client, notice)
     guild = client.get_guild(notice.game.guild_id)
     buttons = await report_controls(service, report, locale)
-    text, file = await report_message(guild, service, locale, report)
+    text, file = await report_message(guild, service, locale, report, buttons)
     found = await _finish_reply(client, notice, text, file, buttons)
     if found is None:
-        text, file = await report_message(guild, service, locale, report)  # a File is read once
+        text, file = await report_message(guild, service, locale, report, buttons)  # a File is read once
         message = await channel.send(text, file=file, nonce=nonce(notice.id), **buttons)
         found = message.id
         if notice.kind == AnnouncementKind.START and report.game.thread_id is None:

@@ -87,8 +87,8 @@ async def deliver_paired(client: discord.Client, notice: Notice) -> int | None:
     where = client.get_partial_messageable(thread_id or game.channel_id, guild_id=game.guild_id)
     report = notice.report
     heading = tr(locale, "{title} game #{id} begins!", title=game_text.title(game.name, locale), id=game.id)
-    text, file = await report_message(guild, service, locale, report)
     buttons = await report_components(service, report, locale)  # the moves to tap, as under any board in play
+    text, file = await report_message(guild, service, locale, report, buttons)
     message = await where.send(f"{heading}\n{text}", file=file, nonce=nonce(notice.id), **buttons)
     return message.id
 

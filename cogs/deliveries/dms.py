@@ -17,7 +17,7 @@ import discord
 from cogs.plumbing.deadline import alive
 from cogs.plumbing.host import client_service
 from cogs.posting.replies import latest_interaction, report_message
-from cogs.presentation.board_controls import report_buttons
+from cogs.presentation.board_controls import report_controls
 from sessions.model import Notice
 
 log = logging.getLogger(__name__)
@@ -32,8 +32,8 @@ async def deliver_privately(client: discord.Client, notice: Notice) -> int | Non
         return None
     latest = latest_interaction(notice.game.id)
     locale = latest[1] if latest is not None else None
-    buttons = report_buttons(report, locale)
     service = client_service(client)
+    buttons = await report_controls(service, report, locale)  # the moves to tap, or Rematch, as in a server
     if alive(notice.reply):  # the member's own reply: it may have arrived after all, or be left "thinking"
         assert notice.reply is not None
         webhook = discord.Webhook.partial(notice.reply.application_id, notice.reply.token, client=client)
@@ -41,15 +41,17 @@ async def deliver_privately(client: discord.Client, notice: Notice) -> int | Non
             original = await webhook.fetch_message("@original")  # type: ignore[arg-type]
         except discord.NotFound:
             original = None
-        if original is not None and not original.flags.loading:
-            return original.id
-        if original is not None:
-            text, file = await report_message(None, service, locale, report)
+        if original is not None and original.flags.loading:  # left "thinking": this fills it in
+            text, file = await report_message(None, service, locale, report, buttons)
             return (await webhook.edit_message(original.id, content=text, attachments=[file], **buttons)).id
+        if original is not None and not original.flags.ephemeral:  # the reply arrived after all
+            return original.id
+        # Else a private answer is there (a step the move was played from, "done; the board follows"): the board
+        # follows up the game's latest interaction.
     if latest is None or not alive(latest[0]):
         log.info("Nothing can show announcement %s of private game %s now", notice.id, notice.game.id)
         return None
     reply = latest[0]
-    text, file = await report_message(None, service, locale, report)
+    text, file = await report_message(None, service, locale, report, buttons)
     webhook = discord.Webhook.partial(reply.application_id, reply.token, client=client)
     return (await webhook.send(text, file=file, wait=True, **buttons)).id

@@ -166,8 +166,9 @@ async def open_practice(interaction: discord.Interaction, report: Report) -> Non
         log.warning("Could not write the header of game %s: %s", game.id, error)
     if report.held:  # the bot's first move announces the start with it, in the thread: it may go on now
         service.announcements.sending(game.id, report.announcement_id or 0)
-    else:
-        await post_report(interaction.client, service, thread, report, {})
+    else:  # the member moves first: the first board carries what they tap, as every board of a game in play
+        buttons = await report_components(service, report, locale)
+        await post_report(interaction.client, service, thread, report, buttons)
 
 
 async def _open_practice_thread(interaction: discord.Interaction, report: Report) -> discord.Thread | None:

@@ -26,7 +26,7 @@ from cogs.plumbing.host import GameService, service_of
 from cogs.plumbing.places import is_private
 from cogs.posting.private_answers import send_private
 from cogs.presentation import game_text
-from cogs.presentation.board_controls import PLAYING_LAYOUT, report_controls
+from cogs.presentation.board_controls import PLAYING_LAYOUT, report_controls, roll_label
 from cogs.presentation.images import board_image
 from cogs.presentation.markup import QUIET
 from locales import N_, tr
@@ -44,6 +44,7 @@ CLOSED = {
     GameStatus.CANCELLED: N_("{player} withdrew the challenge."),
 }
 DONE = N_("Done: game #{id} is aborted. {thread} says so.")
+PLAYED_FROM_STEP = N_("{title} #{id}: you played **{move}**.")
 TOURNAMENT_ROUND = N_("**{name}**, round {round}")
 
 
@@ -53,10 +54,11 @@ def nonce(announcement_id: int) -> str:
 
 
 async def report_message(
-    guild: discord.Guild | None, service: GameService, locale: Any, report: Report
+    guild: discord.Guild | None, service: GameService, locale: Any, report: Report, buttons: dict[str, Any]
 ) -> tuple[str, discord.File]:
-    """The words and the board image of a report, in ``locale``: drawn for a phone, as it carries components."""
-    text = game_text.report_text(locale, report, game_text.heading(locale, report))
+    """The words and the board image of a report, in ``locale``: drawn for a phone, as it carries components
+    (``buttons``, whose Roll button its words name)."""
+    text = game_text.report_text(locale, report, game_text.heading(locale, report), roll_label(buttons))
     return text, await board_image(guild, service, report.game, report.state, locale=locale, layout=PLAYING_LAYOUT)
 
 
@@ -75,7 +77,7 @@ async def post_report(
     locale = guild.preferred_locale if guild else None
     announcement_id = report.announcement_id or 0
     try:
-        text, file = await report_message(guild, service, locale, report)
+        text, file = await report_message(guild, service, locale, report, buttons)
         service.announcements.sending(game.id, announcement_id)
         message = await channel.send(text, file=file, nonce=nonce(announcement_id), **buttons)
         service.announcements.delivered(game.id, announcement_id, message.id)
@@ -160,7 +162,7 @@ async def _reply(interaction: discord.Interaction, report: Report, buttons: dict
     service = service_of(interaction)
     locale = interaction.guild_locale
     game_id, announcement_id = report.game.id, report.announcement_id or 0
-    drawing = asyncio.ensure_future(report_message(interaction.guild, service, locale, report))
+    drawing = asyncio.ensure_future(report_message(interaction.guild, service, locale, report, buttons))
     done, _ = await asyncio.wait({drawing}, timeout=time_left(interaction))
     if not done:  # slow drawing, or time spent waiting on the database: hold the interaction, then fill it in
         await defer(interaction, update=edit)
@@ -237,6 +239,51 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
         after_commit_failed(report, error)
         await tell_played(interaction)
+
+
+async def reply_from_step(interaction: discord.Interaction, report: Report, move: str) -> None:
+    """Answer the pick that completed a move on a private step: the step now says the move was played and carries
+    no menus nor board (a later press on it could only be refused), and the new board goes where the game is played,
+    as when a member acts on a game outside its thread (two requests), or, against the bot, with the bot's reply.
+    In a DM or group DM the board follows up this interaction: the bot cannot post there."""
+    note_interaction(interaction, report.game)
+    game = report.game
+    locale = interaction.locale
+    text = tr(locale, PLAYED_FROM_STEP, title=game_text.title(game.name, locale), id=game.id, move=move)
+    try:
+        if interaction.response.is_done():  # held while the database was slow: the step itself is held
+            await interaction.edit_original_response(content=text, attachments=[], view=None)
+        else:
+            await interaction.response.edit_message(content=text, attachments=[], view=None)
+    except FAILED as error:  # the step keeps its menus; a press on them is refused as out of date
+        log.info("Could not mark the step of game %s as played: %s", game.id, error)
+    service = service_of(interaction)
+    try:
+        if report.held:  # the bot's reply announces the move with its own, where the game is played
+            service.announcements.sending(game.id, report.announcement_id or 0)
+            return
+        buttons = await report_controls(service, report, interaction.guild_locale)
+        if is_private(game):
+            await _follow_up(interaction, report, buttons)
+            return
+        channel = interaction.client.get_partial_messageable(game.announce_channel_id, guild_id=game.guild_id)
+        await post_report(interaction.client, service, channel, report, buttons)
+    except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
+        after_commit_failed(report, error)
+
+
+async def _follow_up(interaction: discord.Interaction, report: Report, buttons: dict[str, Any]) -> None:
+    """A private game's board as a public followup of the interaction (its answer was the step's); a failure
+    is left to the outbox, which follows up the game's latest interaction."""
+    service = service_of(interaction)
+    game_id, announcement_id = report.game.id, report.announcement_id or 0
+    try:
+        text, file = await report_message(interaction.guild, service, interaction.guild_locale, report, buttons)
+        service.announcements.sending(game_id, announcement_id)
+        message = await interaction.followup.send(text, file=file, wait=True, **buttons)
+        service.announcements.delivered(game_id, announcement_id, message.id)
+    except FAILED as error:
+        log.warning("Following up announcement %s failed; the outbox will deliver it: %s", announcement_id, error)
 
 
 def after_commit_failed(report: Report, error: Exception) -> None:

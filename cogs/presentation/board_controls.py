@@ -18,7 +18,6 @@ Rematch is a plain button whose ``custom_id`` (``rematch:<game id>``) the persis
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from dataclasses import dataclass
@@ -182,7 +181,9 @@ class Plan:
 
 def plan(service: GameService, game: Game, state: GameState) -> Plan | None:
     """The components of a board of ``game`` in ``state`` (None: nothing to press: the game is over, or the bot
-    is to move). Runs in a thread: a picker lists every legal move (thousands after a roll of dice)."""
+    is to move). Worked out on the event loop: 0.2-0.3 ms a board on average, under 1 ms once Polygo's anchors
+    are known (``bench/move_picker.py``), where a hop to a thread and back cost more than that under load
+    (docs/performance.md)."""
     side = state.to_act
     if game.status != GameStatus.ACTIVE or state.is_over or side is None or side == game.ai_side:
         return None
@@ -195,7 +196,7 @@ def plan(service: GameService, game: Game, state: GameState) -> Plan | None:
 
 async def board_components(service: GameService, game: Game, state: GameState, ply: int, locale: Any) -> dict[str, Any]:
     """The ``view`` keyword of a board of ``game`` (at ``ply`` of its log, showing ``state``), or nothing."""
-    planned = await asyncio.to_thread(plan, service, game, state)
+    planned = plan(service, game, state)
     if planned is None:
         return {}
     return {"view": step_view(game.id, ply, (), planned.step, planned.buttons, locale)}
@@ -212,6 +213,18 @@ async def report_components(service: GameService, report: Report, locale: Any) -
     except Exception:
         log.exception("The components of a board of game %s failed", report.game.id)
         return {}
+
+
+def roll_label(buttons: dict[str, Any]) -> str | None:
+    """The label of the Roll button among a board's components (its ``view`` keyword), if they carry one: the
+    board's words then name the button instead of the command (``game_text.next_turn_line``)."""
+    view = buttons.get("view")
+    if view is None:
+        return None
+    return next(
+        (str(item.item.label) for item in view.children if isinstance(item, BoardButton) and item.action == "roll"),
+        None,
+    )
 
 
 def marks(step: Step | None = None) -> dict[str, Any]:

@@ -117,7 +117,13 @@ def score_line(locale: Any, game: Game, state: GameState) -> str:
     )
 
 
-def next_turn_line(locale: Any, game: Game, state: GameState) -> str | None:
+ROLL_BY_COMMAND = N_("{player}, roll the die with /{game} roll.")
+ROLL_BY_BUTTON = N_("{player}, press **{button}** below.")
+
+
+def next_turn_line(locale: Any, game: Game, state: GameState, roll_button: str | None = None) -> str | None:
+    """Who acts next, and how. At a dice point: the button under the board, when it carries one (``roll_button``,
+    its label), else the command (a text board, a private board, a board without components)."""
     side = state.to_act
     if side is None:
         return None
@@ -125,7 +131,9 @@ def next_turn_line(locale: Any, game: Game, state: GameState) -> str | None:
     if game.against_bot and side == game.ai_side:
         return tr(locale, "{player} is thinking…", player=who)
     if state.chance:
-        return tr(locale, "{player}, roll the die with /{game} roll.", player=who, game=game.name)
+        if roll_button is not None:
+            return tr(locale, ROLL_BY_BUTTON, player=who, button=roll_button)
+        return tr(locale, ROLL_BY_COMMAND, player=who, game=game.name)
     return tr(locale, "{player}, your move ({side}).", player=who, side=side_name(locale, game.name, side))
 
 
@@ -177,7 +185,8 @@ def finish_lines(locale: Any, game: Game, finish: Finish) -> list[str]:
 HURRIED = N_("Many games are running: I thought less than usual.")
 
 
-def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
+def report_text(locale: Any, report: Report, heading: str | None = None, roll_button: str | None = None) -> str:
+    """A report in words; ``roll_button``: the label of the Roll button its board carries, if it carries one."""
     game, state = report.game, report.state
     lines = [heading] if heading else []
     first = len(state.moves) - len(report.played)  # a report's moves are the last of its state's log
@@ -190,7 +199,7 @@ def report_text(locale: Any, report: Report, heading: str | None = None) -> str:
         lines += finish_lines(locale, game, report.finish)
     else:
         lines.append(score_line(locale, game, state))
-        turn = next_turn_line(locale, game, state)
+        turn = next_turn_line(locale, game, state, roll_button)
         if turn:
             lines.append(turn)
     if report.hurried:

@@ -8,7 +8,6 @@ description is read in (a private message's reader's).
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -40,9 +39,8 @@ async def board_image(
     ``reader``'s language (a private message's reader; by default ``locale``, for a public one); ``marks``: the
     renderer's layout and marks (docs/boards.md)."""
     names = await display_names(guild, game)
-    png, description = await asyncio.gather(
-        service.boards.render_board(game, state, names, locale, **marks),
-        service.boards.describe_board(game, state, names, locale if reader is SAME else reader),
+    png, description = await service.boards.board_picture(
+        game, state, names, locale, locale if reader is SAME else reader, **marks
     )
     filename = name or f"{game.name}-{game.id}-{len(state.moves)}.png"
     return discord.File(io.BytesIO(png), filename=filename, description=description)
@@ -61,9 +59,8 @@ async def position_image(
 ) -> discord.File:
     """A position of no stored game of ``game`` (a lesson's, a puzzle's, a record's) as an attachment, drawn in
     ``locale``'s language with the renderer's ``marks`` and described in ``reader``'s (by default the same)."""
-    png, description = await asyncio.gather(
-        service.boards.render_position(game, state, names, locale, **marks),
-        service.boards.describe_position(game, state, names, locale if reader is SAME else reader),
+    png, description = await service.boards.position_picture(
+        game, state, names, locale, locale if reader is SAME else reader, **marks
     )
     return discord.File(io.BytesIO(png), filename=filename, description=description)
 

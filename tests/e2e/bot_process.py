@@ -7,13 +7,16 @@ until it is stopped, or killed. ``READY_FD`` names a pipe it writes a line to on
 
 For the benches: ``LAG_REPORT=file`` measures the event loop's lag and the garbage collections (per phase, a
 SIGUSR1 closing each) and writes them there on SIGTERM; ``LAG_STACKS=file`` appends every thread's stack whenever
-the loop has not ticked for 40 ms (docs/performance.md).
+the loop has not ticked for 40 ms; with ``LAG_REPORT``, ``PROFILE=file`` runs cProfile on the event loop's thread
+from the start of phase ``PROFILE_PHASE`` (the number of SIGUSR1s before it; 0, the default: from the start) to
+SIGTERM and writes its statistics there (``pstats``; ``bench/load.py --profile``) (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import cProfile
 import gc
 import importlib
 import json
@@ -104,7 +107,14 @@ async def serve(bot: GameBot, lag_report: str | None) -> None:
 
     gc.callbacks.append(on_gc)
 
+    profile = Path(os.environ["PROFILE"]) if os.environ.get("PROFILE") else None
+    profiler, profile_from = cProfile.Profile(), int(os.environ.get("PROFILE_PHASE") or 0)
+    if profile is not None and profile_from == 0:
+        profiler.enable()
+
     def close_phase() -> None:
+        if profile is not None and len(phases) + 1 == profile_from:  # the profiled phase begins
+            profiler.enable()
         ordered = sorted(lags) or [0.0]
         phases.append(
             {
@@ -118,6 +128,9 @@ async def serve(bot: GameBot, lag_report: str | None) -> None:
             pauses.clear()
 
     def report() -> None:
+        if profile is not None:
+            profiler.disable()
+            profiler.dump_stats(profile)
         close_phase()
         Path(lag_report).write_text(json.dumps(phases))
         closing.append(asyncio.ensure_future(bot.close()))

@@ -26,8 +26,10 @@ async def tap_a_move(
     fake: FakeDiscord, user: FakeUser, board: StoredMessage, rng: random.Random, locale: str = "en-US"
 ) -> tuple[StoredMessage, list[FakeInteraction]]:
     """Play a move from ``board``'s components only, picking at random among what they offer (or pressing Roll);
-    returns the public board that answers and the interactions the move took. Every step before it is a
-    private message (it must be: a step is the member's own business)."""
+    returns the public board of the move and the interactions the move took. Every step before it is a private
+    message (it must be: a step is the member's own business); a pick on the board that plays the move is answered
+    by the new board, one on a step by the step itself, which then says the move was played and carries nothing
+    to press (issue 31), while the board goes to the game's channel (in a DM, a followup of that pick)."""
     message, taps = board, []
     while True:
         roll = button(message, "roll")
@@ -43,6 +45,13 @@ async def tap_a_move(
         if not answer.ephemeral:
             assert answer.attachment().data.startswith(PNG_SIGNATURE)
             return answer, taps
+        if answer.id == message.id and not answer.custom_ids():  # the move was played from this step
+            assert not answer.attachments and "**" in answer.content, answer.content
+            played = await fake.wait_for_message(
+                answer.channel_id, lambda m: bool(m.attachments) and not m.ephemeral, after=board
+            )
+            assert played.attachment().data.startswith(PNG_SIGNATURE)
+            return played, taps
         assert len(taps) < MAX_TAPS, f"a move took more than {MAX_TAPS} taps: {[t.payload['data'] for t in taps]}"
         assert answer.attachment().data.startswith(PNG_SIGNATURE)  # a step shows its highlighted board
         message = answer

@@ -22,16 +22,16 @@ PLAYED = "Done: it is saved. The board follows in a moment."
 
 def fail_once(bot: GameBot) -> list[int]:
     """The next board drawn fails with a bug's error (not HTTP, timeout or OS); later ones are drawn."""
-    draw = bot.service.boards.render_board
+    draw = bot.service.boards.board_picture
     failed: list[int] = []
 
-    async def broken(*args: object, **marks: object) -> bytes:
+    async def broken(*args: object, **marks: object) -> tuple[bytes, str]:
         if not failed:
             failed.append(1)
             raise KeyError("a drawing bug")
         return await draw(*args, **marks)  # type: ignore[arg-type]
 
-    bot.service.boards.render_board = broken  # type: ignore[method-assign]
+    bot.service.boards.board_picture = broken  # type: ignore[method-assign]
     return failed
 
 

@@ -55,13 +55,13 @@ async def test_a_duplicate_accept_answered_first_is_not_taken_for_the_first_boar
     delivered with it, and the outbox posts the board and clears the challenge's buttons."""
     async with fake.running_bot(make_bot(**FAST_OUTBOX)) as bot:
         bot._connection.parsers["INTERACTION_CREATE"] = bot._connection.parse_interaction_create
-        draw = bot.service.boards.render_board
+        draw = bot.service.boards.board_picture
 
-        async def slow_draw(*args: object, **marks: object) -> bytes:  # the accepting copy is still drawing
+        async def slow_draw(*args: object, **marks: object) -> tuple[bytes, str]:  # the accepting copy is still drawing
             await asyncio.sleep(0.5)
             return await draw(*args, **marks)  # type: ignore[arg-type]
 
-        bot.service.boards.render_board = slow_draw  # type: ignore[method-assign]
+        bot.service.boards.board_picture = slow_draw  # type: ignore[method-assign]
         challenge = await (await fake.slash(fake.alice, "iago", "challenge", options={"opponent": fake.bob.id})).final()
         accept_id = next(cid for cid in challenge.custom_ids() if cid.startswith("challenge:accept:"))
         game_id = int(accept_id.rsplit(":", 1)[1])
@@ -71,7 +71,7 @@ async def test_a_duplicate_accept_answered_first_is_not_taken_for_the_first_boar
         first = await click.final()
         assert first.ephemeral and "no longer open" in first.content  # the duplicate's answer won the race
         await drained(fake, db, game_id)
-        bot.service.boards.render_board = draw  # type: ignore[method-assign]
+        bot.service.boards.board_picture = draw  # type: ignore[method-assign]
     boards = [m for m in fake.channel_messages(fake.channel) if m.attachments and "accepted" in m.content]
     assert len(boards) == 1
     assert fake.messages[challenge.id].custom_ids() == []  # the challenge kept no buttons

@@ -100,13 +100,13 @@ async def test_a_slow_board_is_deferred_then_filled_in_once_despite_a_fault(
     """Past two seconds of drawing the reply is deferred, then completed by editing it (the webhook endpoint)."""
     async with fake.running_bot(make_bot(**FAST_OUTBOX)) as bot:
         game_id, _ = await challenge_and_accept(fake, "iago")
-        draw = bot.service.boards.render_board
+        draw = bot.service.boards.board_picture
 
-        async def slow_draw(*args: object, **marks: object) -> bytes:
+        async def slow_draw(*args: object, **marks: object) -> tuple[bytes, str]:
             await asyncio.sleep(2.3)
             return await draw(*args, **marks)  # type: ignore[arg-type]
 
-        bot.service.boards.render_board = slow_draw  # type: ignore[method-assign]
+        bot.service.boards.board_picture = slow_draw  # type: ignore[method-assign]
         injected = fake.inject("webhook_edit", edit_fault)
         await play_one_move_under(fake, db, game_id)
         assert injected.hits

@@ -4,6 +4,7 @@ a move that lands first wins; nothing is rated or counted."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -65,3 +66,30 @@ def test_dice_forced_passes_and_taken_back_moves_are_nobodys_moves() -> None:
     assert moves_made(entry, {"size": 9}, state) == [1, 1] and abortable(entry, {"size": 9}, state)
     state.play(state.legal_moves()[0])
     assert moves_made(entry, {"size": 9}, state) == [2, 1] and not abortable(entry, {"size": 9}, state)
+
+
+def test_the_count_lists_legal_moves_only_before_a_pass_and_counts_as_if_it_listed_them_all() -> None:
+    """Every board of a game in play asks whether it may be aborted: the legal moves (thousands after a Polygo
+    roll) are listed only before a pass, the one move that may have been forced; the count is the same."""
+
+    def listed_every_time(entry: games.GameEntry, options: dict[str, object], moves: list[str]) -> list[int]:
+        replay, made = entry.new_game(**options), [0, 0]
+        for move in moves:
+            side = replay.turn
+            if side is not None and not replay.chance and replay.legal_moves() != ["pass"]:
+                made[side] += 1
+                if made[side] >= 2:
+                    break
+            replay.play(move)
+        return made
+
+    for entry in games.entries():
+        options = {option.name: option.default for option in entry.options} | (
+            {"size": 9} if entry.name == "polygo" else {}
+        )
+        for seed in range(4):
+            state, rng = entry.new_game(**options), random.Random(seed)
+            while not state.is_over:
+                assert moves_made(entry, options, state) == listed_every_time(entry, options, state.moves), state.moves
+                passes = [move for move in state.legal_moves() if move == "pass"]
+                state.play(passes[0] if passes and rng.random() < 0.2 else rng.choice(state.legal_moves()))
