@@ -79,7 +79,7 @@ def solve(oracle: Oracle, state: GameState) -> Line | None:
         position.play(step.move)
         if position.is_over or position.chance or position.turn is None or len(steps) == MAX_SOLVER_MOVES:
             break
-        if position.turn == solver:  # the opponent is out (an ISAAC pass): a line alternates, so it ends here
+        if position.turn == solver:  # the opponent is out (passes to the end): a line alternates, so it ends here
             break
         legal = position.legal_moves()
         reply = legal[0] if len(legal) == 1 else oracle.best(position)[0]
