@@ -45,6 +45,9 @@ WORK_DIR = Path(__file__).resolve().parent / "work"
 # (player 0's level, player 1's): a weaker level against a stronger one, both ways round, and equals
 PAIRS: tuple[tuple[int, int], ...] = ((1, 4), (4, 1), (2, 4), (4, 2), (3, 4), (4, 3), (2, 3), (3, 2), (4, 4))
 MAX_PER_GAME = 6  # puzzles kept from one self-play game (its candidates are alike)
+# Shipped from one self-play game with the same first move at most: the positions a move or two apart in one game
+# often share their answer (the same corner, the same closing block), and a member should not meet it twice
+SAME_MOVE_PER_GAME = 1
 CANDIDATE_CPU_S = 20.0  # CPU seconds a candidate's proof, rating and themes may take before it is skipped
 Job = tuple[str, dict[str, Any], int]  # the puzzle module's import path, the game's options, the seed
 
@@ -83,16 +86,28 @@ def self_play(oracle: Oracle, options: dict[str, Any], seed: int) -> tuple[GameS
 
 
 def candidates(oracle: Oracle, options: dict[str, Any], moves: list[str]) -> Iterator[list[str]]:
-    """Positions worth proving (as records): the game's own, and those one erring move or die face away."""
+    """Positions worth proving (as records): the game's own, and those one erring move or die face away (or up to
+    ``Oracle.deviation_plies`` of them, each after the one before)."""
     state = oracle.engine.new_game(**options)
     for ply, played in enumerate(moves):
         record = moves[:ply]
         if _worth(oracle, state):
             yield record
-        for move in oracle.deviations(state):
-            if move != played and _worth(oracle, after(state, move)):
-                yield [*record, move]
+        yield from _deviations(oracle, state, record, played, oracle.deviation_plies)
         state.play(played)
+
+
+def _deviations(
+    oracle: Oracle, state: GameState, record: list[str], played: str | None, plies: int
+) -> Iterator[list[str]]:
+    for move in oracle.deviations(state):
+        if move == played:
+            continue
+        deviated = after(state, move)
+        if _worth(oracle, deviated):
+            yield [*record, move]
+        if plies > 1 and not deviated.is_over:
+            yield from _deviations(oracle, deviated, [*record, move], None, plies - 1)
 
 
 def _worth(oracle: Oracle, state: GameState) -> bool:
@@ -272,7 +287,7 @@ def mine(path: str, options: dict[str, Any], seeds: list[int], jobs: int, direct
 
 def ship(path: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -> Path:
     """One puzzle per position across the game's work files (the first seed's), at most ``Oracle.ship_per_game``
-    of a theme from one game, written as the shipped file with what
+    of a theme and ``SAME_MOVE_PER_GAME`` with one first move from one game, written as the shipped file with what
     the mining cost (per work file: games, CPU hours, puzzles found and shipped, candidates skipped as too long; per
     CPU hour counts the shipped ones)."""
     oracle = load(path)
@@ -284,12 +299,16 @@ def ship(path: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -
         before = len(kept)
         for line in done:
             per_theme: dict[str, int] = {}
+            per_move: dict[str, int] = {}
             for item in line["puzzles"]:
                 if item["position"] in positions:
                     continue
                 puzzle = refreshed(oracle, shipped.ShippedPuzzle.from_dict(item))
                 if any(per_theme.get(t, 0) >= oracle.ship_per_game.get(t, MAX_PER_GAME) for t in puzzle.themes):
                     continue
+                if per_move.get(puzzle.solution[0], 0) >= SAME_MOVE_PER_GAME:
+                    continue
+                per_move[puzzle.solution[0]] = per_move.get(puzzle.solution[0], 0) + 1
                 for theme in puzzle.themes:
                     per_theme[theme] = per_theme.get(theme, 0) + 1
                 positions.add(item["position"])

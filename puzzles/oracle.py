@@ -24,6 +24,7 @@ from typing import Any
 
 import ai
 from engines import Engine, GameState
+from puzzles.mining import Step
 
 FULL = math.inf  # the AI's "no clock" budget: a fixed amount of work, the same on every machine
 GLANCE = 0.0  # the least search (its first depth always completes): fixed work too, for ordering moves only
@@ -41,7 +42,11 @@ class Oracle:
     also keeps the win, so most positions cost a few searches); ``deep_value`` is the proving value of a move for
     the player who plays it; with ``contenders``, only that many moves get it and the rest keep the shallow value
     the survey gave them. ``signature`` is the position itself (two records reaching it are one puzzle);
-    ``deviations`` are the moves (or die faces) whose positions are candidates too.
+    ``deviations`` are the moves (or die faces) whose positions are candidates too, up to ``deviation_plies`` of
+    them in a row (a second erring move after the first, where proofs are cheap). A game whose searches can
+    settle every move at once (an exact solver) gives ``step``, its own proof of one step (the only move and its
+    closest rival, or None), which the miner uses instead of ``survey`` and ``deep_value``; the generic pair then
+    proves a sample again independently (tests/test_shipped_puzzles.py).
 
     The themes: ``themes(state, solution)`` gives the game's own theme keys of a puzzle at ``state`` (no search);
     ``theme_names`` maps each of them to its English name, a catalogue msgid.
@@ -62,6 +67,8 @@ class Oracle:
     themes: Callable[[GameState, list[str]], set[str]]
     theme_names: Mapping[str, str]
     contenders: int | None = None
+    step: Callable[[GameState], Step | None] | None = None
+    deviation_plies: int = 1
     opening: int = 0
     level_work: Mapping[int, int] = field(default_factory=dict)
     ship_per_game: Mapping[str, int] = field(default_factory=dict)
