@@ -144,8 +144,8 @@ def timed_uct(spec: str, rest: str) -> Player:
 
 
 def level_budget(game: str, level: int) -> float:
-    """The time budget of a level of ``game``'s AI (``LEVELS[level]``: ``budget_s`` in Iago and ISAAC,
-    ``seconds`` in Polygo): the per-move time control its reference gets."""
+    """The time budget of a level of ``game``'s AI (``LEVELS[level]``'s ``budget_s`` or ``seconds``, whichever
+    the AI names it): the per-move time control its reference gets."""
     entry = games.find(game)
     levels = getattr(ai.load(entry.ai), "LEVELS", None) if entry.ai else None
     config = levels.get(level) if isinstance(levels, dict) else None

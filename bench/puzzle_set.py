@@ -1,10 +1,10 @@
 """The shipped puzzle set, game by game: how many, their ratings and themes, and what mining them cost.
 
     python bench/puzzle_set.py            # every game with a shipped file
-    python bench/puzzle_set.py --game polygo
+    python bench/puzzle_set.py --game <name>
 
 Reads ``puzzles/data/<game>.jsonl.gz`` through ``puzzles.shipped`` (its header keeps the mining figures that
-``python -m puzzles.miner ship`` wrote: per work file, the self-play games, CPU hours and puzzles found). Prints,
+``python bench/mine_puzzles.py ship`` wrote: per work file, the self-play games, CPU hours and puzzles found). Prints,
 per game: the puzzles shipped (per board size for Polygo), the rating spread (lowest, quartiles, highest, and a
 histogram by 200 points), the themes with their counts, the solution lengths, and the puzzles per CPU hour.
 """
@@ -19,8 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import games
 from puzzles import shipped
-from puzzles.themes import THEMES
+from puzzles.oracle import load
+from puzzles.themes import names
 
 
 def report(game: str) -> None:
@@ -41,7 +43,8 @@ def report(game: str) -> None:
     bands = Counter(r // 200 * 200 for r in ratings)
     print("   by rating: " + ", ".join(f"{band}-{band + 199} {bands[band]}" for band in sorted(bands)))
     themes = Counter(theme for p in puzzles for theme in p.themes)
-    print("   themes: " + ", ".join(f"{THEMES[t]} {n}" for t, n in themes.most_common()))
+    named = names(load(games.find(game).puzzles or ""))
+    print("   themes: " + ", ".join(f"{named.get(t, t)} {n}" for t, n in themes.most_common()))
     lengths = Counter(p.solver_moves for p in puzzles)
     print("   solver's moves: " + ", ".join(f"{n} move{'s' if n > 1 else ''}: {c}" for n, c in sorted(lengths.items())))
     margins = [p.margin for p in puzzles]

@@ -1,15 +1,15 @@
 """The game registry: one entry per game, and everything that lists games is derived from it.
 
-In the spirit of python-chess's ``chess.variant.VARIANTS`` / ``find_variant``: each game's facts (its title,
-sides, options, result reasons, rules summary, narration, and the engine, renderer, computer player and cog it
-uses) live in one :class:`GameEntry`, declared in ``games/<name>.py`` next to nothing else, for each game whose engine
-the engines package discovers (``engines.NAMES``: one discovery of games, which the registry follows). Shared code (the
-bot, the session service, the shared cogs, the locale checks, the benches, the conformance tests) asks this module
-and never names a game. A test can :func:`register` a game of its own and play it through the bot.
+In the spirit of python-chess's ``chess.variant.VARIANTS`` / ``find_variant``: each game's facts (its title, sides,
+options, result reasons, rules summary, narration, and the engine, renderer, computer player, puzzles and cog it
+uses) live in one :class:`GameEntry`, declared in ``games/<name>.py`` next to nothing else, for each game whose
+engine the engines package discovers (``engines.NAMES``: one discovery of games, which the registry follows). Shared
+code (the bot, the session service, the shared cogs, the locale checks, the benches, the conformance tests) asks
+this module and never names a game. A test can :func:`register` a game of its own and play it through the bot.
 
-Nothing here imports discord, Pillow or the database: renderers, computer players and cogs are named by import
-path and loaded only by the layers that use them (a worker process gets the path, so a game registered at run
-time draws and thinks there too).
+Nothing here imports discord, Pillow or the database: renderers, computer players, puzzle modules and cogs are named
+by import path and loaded only by the layers that use them (a worker process gets the path, so a game registered at
+run time draws and thinks there too).
 """
 
 from __future__ import annotations
@@ -94,6 +94,9 @@ class GameEntry:
     ai: str | None = None
     # import path of the game's course (``lessons.Course`` as ``COURSE``: /<game> learn); None: no lessons
     course: str | None = None
+    # import path of the game's puzzle module (``puzzles.oracle.Oracle`` as ``ORACLE``: which positions are proven
+    # and how, the game's themes, how its self-play is mined for the shipped set); None: no shipped puzzles
+    puzzles: str | None = None
     draw_reasons: Mapping[str, str] = field(default_factory=dict)  # each ``Result.reason`` of a draw -> message
     options: tuple[Option, ...] = ()
     # "module:function" building the mixin of the game's own commands (function(entry) -> class), mixed into the

@@ -127,4 +127,5 @@ ENTRY = GameEntry(
     ai="ai.iago",
     picker=IagoPicker(),
     course="lessons.iago",
+    puzzles="puzzles.iago",
 )

@@ -223,6 +223,7 @@ ENTRY = GameEntry(
     renderer="render.isaac",
     ai="ai.isaac",
     course="lessons.isaac",
+    puzzles="puzzles.isaac",
     cog="cogs.commands.isaac:isaac_commands",
     spelling=IsaacSpelling(),
     narrator=IsaacNarrator(),

@@ -205,6 +205,7 @@ ENTRY = GameEntry(
     renderer="render.polygo",
     ai="ai.polygo",
     course="lessons.polygo",
+    puzzles="puzzles.polygo",
     cog="cogs.commands.polygo:polygo_commands",
     spelling=PolygoSpelling(),
     chance_words=("open", "roll"),

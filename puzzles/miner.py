@@ -1,33 +1,31 @@
 """Mining the shipped puzzle set: seeded self-play between the levels, then every candidate position proven.
 
-    nice -n 19 python -m puzzles.miner mine --game iago --seeds 1-600 --jobs 2
-    nice -n 19 python -m puzzles.miner mine --game polygo --option size=9 --seeds 1-300 --jobs 2
-    python -m puzzles.miner ship --game iago      # work file(s) -> puzzles/data/iago.jsonl.gz
+The command is ``bench/mine_puzzles.py`` (it finds a game's puzzle module through the registry); this module is the
+mining itself and names no game: it is given the import path of a game's puzzle module (``GameEntry.puzzles``),
+whose ``ORACLE`` (``puzzles.oracle``) holds what is particular to the game.
 
 A seed names one game: its level pair (a weaker level against a stronger one, both ways round, as lichess-puzzler
-mines games where a weaker player meets a stronger one), its opening (``OPENING`` random moves, so the levels
-meet in varied positions), its dice and the levels' seeds. Every search is fixed work (``puzzles.oracle``), so a
-seed gives the same puzzles on any machine. The candidates of a game are its positions that the game's oracle
-deems worth proving, and the positions one move away from them where the mover erred (another of the mover's
-moves; in Polygo another face of the die): lichess-puzzler's "the opponent just blundered", without waiting for
-the players to blunder. Each candidate is solved (``puzzles.prove``); each puzzle found is rated (``rating``) and
-given its themes (``themes``).
+mines games where a weaker player meets a stronger one), its opening (``Oracle.opening`` random moves, so the
+levels meet in varied positions), its dice and the levels' seeds. Every search is fixed work (``puzzles.oracle``),
+so a seed gives the same puzzles on any machine. The candidates of a game are its positions that the game's oracle
+deems worth proving, and the positions one move away from them where the mover erred (``Oracle.deviations``: the
+mover's other moves, or another face of the die): lichess-puzzler's "the opponent just blundered", without waiting
+for the players to blunder. Each candidate is solved (``puzzles.prove``); each puzzle found is rated (``rating``)
+and given its themes (``themes``).
 
 ``mine`` appends one JSON line per seed to ``puzzles/work/<game>[-<options>].jsonl`` as the seeds finish (in a
-pool of ``--jobs`` processes), and skips the seeds already there: an interrupted run resumes where it stopped.
-It prints each seed's line and, at the end, the puzzles per CPU hour over the whole work file. ``ship`` keeps one
+pool of ``jobs`` processes), and skips the seeds already there: an interrupted run resumes where it stopped. It
+prints each seed's line and, at the end, the puzzles per CPU hour over the whole work file. ``ship`` keeps one
 puzzle per position across a game's work files and writes the shipped file (``puzzles.shipped``).
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import multiprocessing
 import random
 import signal
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,10 +34,9 @@ from pathlib import Path
 from typing import Any
 
 import ai
-import games
 from engines import GameState
 from puzzles import shipped
-from puzzles.oracle import FULL, ORACLES, Oracle, after
+from puzzles.oracle import FULL, Oracle, TooLong, after, load
 from puzzles.prove import MIN_MOVES, solve
 from puzzles.rating import TRIES, rating
 from puzzles.themes import themes
@@ -47,17 +44,12 @@ from puzzles.themes import themes
 WORK_DIR = Path(__file__).resolve().parent / "work"
 # (player 0's level, player 1's): a weaker level against a stronger one, both ways round, and equals
 PAIRS: tuple[tuple[int, int], ...] = ((1, 4), (4, 1), (2, 4), (4, 2), (3, 4), (4, 3), (2, 3), (3, 2), (4, 4))
-OPENING = {"iago": 4, "isaac": 4, "polygo": 0}  # random moves before the levels play (Polygo's dice vary it)
 MAX_PER_GAME = 6  # puzzles kept from one self-play game (its candidates are alike)
-# Shipped from one game at most, by theme: every level closes a polygon it can, so closing puzzles are the easy
-# ones, and one game's rolls give many alike
-SHIP_PER_GAME = {"closing": 1}
-# Iago's levels 3 and 4 solve the endgame exactly with no bound but their clock: with no clock, their work is
-# bounded instead (``max_depth``: 25 tree-search iterations and 250 solver nodes a unit), at level 3's own 300
-# iterations and level 4's analysis's 4,000
-LEVEL_WORK: dict[str, dict[int, int]] = {"iago": {3: 12, 4: 160}}
-GAME_CPU_S = 120.0  # CPU seconds a self-play game may take before its seed is skipped
+# Shipped from one self-play game with the same first move at most: the positions a move or two apart in one game
+# often share their answer (the same corner, the same closing block), and a member should not meet it twice
+SAME_MOVE_PER_GAME = 1
 CANDIDATE_CPU_S = 20.0  # CPU seconds a candidate's proof, rating and themes may take before it is skipped
+Job = tuple[str, dict[str, Any], int]  # the puzzle module's import path, the game's options, the seed
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -73,38 +65,49 @@ def work_path(game: str, options: dict[str, Any], directory: Path = WORK_DIR) ->
     return directory / f"{game}{suffix}.jsonl"
 
 
-def self_play(game: str, options: dict[str, Any], seed: int) -> tuple[GameState, tuple[int, int]]:
+def self_play(oracle: Oracle, options: dict[str, Any], seed: int) -> tuple[GameState, tuple[int, int]]:
     """The finished game of ``seed``: its level pair, random opening, dice and level seeds all from the seed."""
-    rng = random.Random(f"{game}:{seed}")
+    rng = random.Random(f"{oracle.game}:{seed}")
     levels = PAIRS[seed % len(PAIRS)]
-    entry = games.find(game)
-    state = entry.new_game(**options)
+    state = oracle.engine.new_game(**options)
     chosen = 0
     while not state.is_over:
         legal = state.legal_moves()
         if state.chance or state.turn is None:
             state.play(rng.choice(legal))
             continue
-        if chosen < OPENING[game]:
+        if chosen < oracle.opening:
             move = rng.choice(legal)
         else:
-            move = level_move(state, game, levels[state.turn], rng.randrange(2**32))
+            move = level_move(oracle, state, levels[state.turn], rng.randrange(2**32))
         chosen += 1
         state.play(move)
     return state, levels
 
 
-def candidates(oracle: Oracle, game: str, options: dict[str, Any], moves: list[str]) -> Iterator[list[str]]:
-    """Positions worth proving (as records): the game's own, and those one erring move or die face away."""
-    state = games.find(game).new_game(**options)
+def candidates(oracle: Oracle, options: dict[str, Any], moves: list[str]) -> Iterator[list[str]]:
+    """Positions worth proving (as records): the game's own, and those one erring move or die face away (or up to
+    ``Oracle.deviation_plies`` of them, each after the one before)."""
+    state = oracle.engine.new_game(**options)
     for ply, played in enumerate(moves):
         record = moves[:ply]
         if _worth(oracle, state):
             yield record
-        for move in oracle.deviations(state):
-            if move != played and _worth(oracle, after(state, move)):
-                yield [*record, move]
+        yield from _deviations(oracle, state, record, played, oracle.deviation_plies)
         state.play(played)
+
+
+def _deviations(
+    oracle: Oracle, state: GameState, record: list[str], played: str | None, plies: int
+) -> Iterator[list[str]]:
+    for move in oracle.deviations(state):
+        if move == played:
+            continue
+        deviated = after(state, move)
+        if _worth(oracle, deviated):
+            yield [*record, move]
+        if plies > 1 and not deviated.is_over:
+            yield from _deviations(oracle, deviated, [*record, move], None, plies - 1)
 
 
 def _worth(oracle: Oracle, state: GameState) -> bool:
@@ -117,25 +120,22 @@ def _worth(oracle: Oracle, state: GameState) -> bool:
     )
 
 
-def level_move(state: GameState, game: str, level: int, seed: int) -> str:
-    """``level``'s move with no clock, its work bounded where the level's own bound is the clock (``LEVEL_WORK``)."""
-    depth = LEVEL_WORK.get(game, {}).get(level)
-    return ai.choose_move(state, level, seed=seed, budget_s=FULL, max_depth=depth, game_ai=ORACLES[game].game_ai)
+def level_move(oracle: Oracle, state: GameState, level: int, seed: int) -> str:
+    """``level``'s move with no clock, its work bounded where the level's own bound is the clock
+    (``Oracle.level_work``)."""
+    depth = oracle.level_work.get(level)
+    return ai.choose_move(state, level, seed=seed, budget_s=FULL, max_depth=depth, game_ai=oracle.game_ai)
 
 
-def found_by(state: GameState, move: str, game: str) -> list[int]:
+def found_by(oracle: Oracle, state: GameState, move: str) -> list[int]:
     """In how many of ``TRIES`` seeded tries each level plays ``move`` here (as it plays in self-play)."""
-    return [sum(level_move(state, game, level, seed) == move for seed in range(TRIES)) for level in ai.LEVELS]
-
-
-class TooLong(Exception):
-    """A search ran past its CPU allowance (``cpu_limit``)."""
+    return [sum(level_move(oracle, state, level, seed) == move for seed in range(TRIES)) for level in ai.LEVELS]
 
 
 @contextmanager
 def cpu_limit(seconds: float) -> Iterator[None]:
     """Raise TooLong in this (main) thread once it has used ``seconds`` of CPU. Every search here is fixed work,
-    but an exact Iago solve or a long game can be very long fixed work: a candidate whose proof would take
+    but an exact endgame solve or a long game can be very long fixed work: a candidate whose proof would take
     minutes is skipped (and counted), on any machine alike unless it is near the allowance."""
 
     def expire(signum: int, frame: Any) -> None:
@@ -150,24 +150,24 @@ def cpu_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGPROF, previous)
 
 
-def mine_seed(job: tuple[str, dict[str, Any], int]) -> dict[str, Any]:
+def mine_seed(job: Job) -> dict[str, Any]:
     """Runs in a worker: play the seed's game, prove its candidates, and return the seed's work line."""
-    game, options, seed = job
+    path, options, seed = job
     started = time.process_time()
-    oracle = ORACLES[game]
+    oracle = load(path)
     levels = PAIRS[seed % len(PAIRS)]
     line: dict[str, Any] = {"seed": seed, "levels": list(levels), "plies": 0, "candidates": 0, "skipped": 0}
     try:
-        with cpu_limit(GAME_CPU_S):
-            final, _ = self_play(game, options, seed)
+        with cpu_limit(oracle.game_cpu_s):
+            final, _ = self_play(oracle, options, seed)
     except TooLong:
         return {**line, "skipped": 1, "play_s": 0.0, "cpu_s": round(time.process_time() - started, 2), "puzzles": []}
     line["plies"] = len(final.moves)
     line["play_s"] = round(time.process_time() - started, 2)
     seen: set[str] = set()
     found: list[dict[str, Any]] = []
-    for record in candidates(oracle, game, options, final.moves):
-        state = position(game, options, record)
+    for record in candidates(oracle, options, final.moves):
+        state = oracle.position(options, record)
         key = oracle.key(state)
         if key in seen:
             continue
@@ -186,13 +186,6 @@ def mine_seed(job: tuple[str, dict[str, Any], int]) -> dict[str, Any]:
     return {**line, "cpu_s": round(time.process_time() - started, 2), "puzzles": found}
 
 
-def position(game: str, options: dict[str, Any], record: list[str]) -> GameState:
-    state = games.find(game).new_game(**options)
-    for move in record:
-        state.play(move)
-    return state
-
-
 def prove_candidate(
     oracle: Oracle, state: GameState, options: dict[str, Any], record: list[str], source: dict[str, Any]
 ) -> shipped.ShippedPuzzle | None:
@@ -201,7 +194,7 @@ def prove_candidate(
     if line is None:
         return None
     first = line.steps[0]
-    hits = found_by(state, first.move, oracle.game)
+    hits = found_by(oracle, state, first.move)
     legal = len(state.legal_moves())
     return shipped.ShippedPuzzle(
         id=shipped.puzzle_id(oracle.game, options, record),
@@ -212,7 +205,7 @@ def prove_candidate(
         solution=line.solution,
         steps=tuple((s.move, s.value, s.rival, s.rival_value) for s in line.steps),
         rating=rating(hits, len(line.steps), legal),
-        themes=tuple(themes(oracle.game, options, record, list(line.solution), first.value)),
+        themes=tuple(themes(oracle, options, record, list(line.solution), first.value)),
         found=tuple(hits),
         legal=legal,
         search=oracle.search,
@@ -257,13 +250,15 @@ def yield_line(name: str, done: list[dict[str, Any]]) -> str:
     )
 
 
-def mine(game: str, options: dict[str, Any], seeds: list[int], jobs: int, directory: Path = WORK_DIR) -> Path:
-    path = work_path(game, options, directory)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    done = {d["seed"] for d in read_work(path)}
-    todo = [(game, options, seed) for seed in seeds if seed not in done]
-    print(f"{path.name}: {len(todo)} seeds to mine ({len(seeds) - len(todo)} done), {jobs} jobs", flush=True)
-    with path.open("a") as out:
+def mine(path: str, options: dict[str, Any], seeds: list[int], jobs: int, directory: Path = WORK_DIR) -> Path:
+    """Mine ``seeds`` of the game whose puzzle module is at import path ``path`` into its work file (resumes)."""
+    oracle = load(path)
+    work = work_path(oracle.game, options, directory)
+    work.parent.mkdir(parents=True, exist_ok=True)
+    done = {d["seed"] for d in read_work(work)}
+    todo: list[Job] = [(path, options, seed) for seed in seeds if seed not in done]
+    print(f"{work.name}: {len(todo)} seeds to mine ({len(seeds) - len(todo)} done), {jobs} jobs", flush=True)
+    with work.open("a") as out:
         results: Iterator[dict[str, Any]]
         if jobs > 1:
             pool = multiprocessing.get_context("spawn").Pool(jobs)
@@ -286,35 +281,41 @@ def mine(game: str, options: dict[str, Any], seeds: list[int], jobs: int, direct
         finally:
             if pool is not None:
                 pool.terminate()
-    print(yield_line(path.stem, read_work(path)), flush=True)
-    return path
+    print(yield_line(work.stem, read_work(work)), flush=True)
+    return work
 
 
-def ship(game: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -> Path:
-    """One puzzle per position across the game's work files (the first seed's), at most ``SHIP_PER_GAME`` of a
-    theme from one game, written as the shipped file with what the mining cost (per work file: games, CPU hours,
-    puzzles found and shipped, candidates skipped as too long; per CPU hour counts the shipped ones)."""
+def ship(path: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -> Path:
+    """One puzzle per position across the game's work files (the first seed's), at most ``Oracle.ship_per_game``
+    of a theme and ``SAME_MOVE_PER_GAME`` with one first move from one game, written as the shipped file with what
+    the mining cost (per work file: games, CPU hours, puzzles found and shipped, candidates skipped as too long; per
+    CPU hour counts the shipped ones)."""
+    oracle = load(path)
     kept: dict[str, shipped.ShippedPuzzle] = {}
     positions: set[str] = set()
     mining: dict[str, Any] = {}
-    for path in sorted(directory.glob(f"{game}*.jsonl")):
-        done = sorted(read_work(path), key=lambda d: d["seed"])
+    for work in work_files(oracle.game, directory):
+        done = sorted(read_work(work), key=lambda d: d["seed"])
         before = len(kept)
         for line in done:
             per_theme: dict[str, int] = {}
+            per_move: dict[str, int] = {}
             for item in line["puzzles"]:
                 if item["position"] in positions:
                     continue
-                puzzle = refreshed(shipped.ShippedPuzzle.from_dict(item))
-                if any(per_theme.get(t, 0) >= SHIP_PER_GAME.get(t, MAX_PER_GAME) for t in puzzle.themes):
+                puzzle = refreshed(oracle, shipped.ShippedPuzzle.from_dict(item))
+                if any(per_theme.get(t, 0) >= oracle.ship_per_game.get(t, MAX_PER_GAME) for t in puzzle.themes):
                     continue
+                if per_move.get(puzzle.solution[0], 0) >= SAME_MOVE_PER_GAME:
+                    continue
+                per_move[puzzle.solution[0]] = per_move.get(puzzle.solution[0], 0) + 1
                 for theme in puzzle.themes:
                     per_theme[theme] = per_theme.get(theme, 0) + 1
                 positions.add(item["position"])
                 kept[puzzle.id] = puzzle
         cpu = sum(d["cpu_s"] for d in done) / 3600
         seeds = [d["seed"] for d in done]
-        mining[path.stem] = {
+        mining[work.stem] = {
             "games": len(done),
             "seeds": f"{min(seeds)}-{max(seeds)}" if seeds else "",
             "cpu_hours": round(cpu, 4),
@@ -323,40 +324,24 @@ def ship(game: str, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -
             "skipped": sum(d.get("skipped", 0) for d in done),
             "per_cpu_hour": round((len(kept) - before) / cpu, 1) if cpu else 0.0,
         }
-    written = shipped.write(game, list(kept.values()), data, mining)
+    written = shipped.write(oracle.game, list(kept.values()), data, mining)
     print(f"{written}: {len(kept)} puzzles", flush=True)
     for name, figures in mining.items():
         print(f"  {name}: {figures}", flush=True)
     return written
 
 
-def refreshed(puzzle: shipped.ShippedPuzzle) -> shipped.ShippedPuzzle:
+def work_files(game: str, directory: Path = WORK_DIR) -> list[Path]:
+    """The work files of ``game`` (one per set of options), by name."""
+    return sorted(p for p in directory.glob(f"{game}*.jsonl") if p.stem == game or p.stem.startswith(f"{game}-"))
+
+
+def refreshed(oracle: Oracle, puzzle: shipped.ShippedPuzzle) -> shipped.ShippedPuzzle:
     """The puzzle with its rating and themes computed again by the current (pure) code, from what mining stored:
     a change of the rating or the themes needs a ship, not a new mining run."""
     first_value = puzzle.steps[0][1]
     return replace(
         puzzle,
         rating=rating(puzzle.found, puzzle.solver_moves, puzzle.legal),
-        themes=tuple(themes(puzzle.game, puzzle.options, puzzle.moves, list(puzzle.solution), first_value)),
+        themes=tuple(themes(oracle, puzzle.options, puzzle.moves, list(puzzle.solution), first_value)),
     )
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", required=True)
-    mining = commands.add_parser("mine", help="mine seeds into the game's work file (resumes)")
-    mining.add_argument("--game", required=True, choices=sorted(ORACLES))
-    mining.add_argument("--option", action="append", default=[], help="a game option, name=value")
-    mining.add_argument("--seeds", required=True, help="e.g. 1-400 or 1-50,90")
-    mining.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
-    shipping = commands.add_parser("ship", help="write the shipped file from the game's work files")
-    shipping.add_argument("--game", required=True, choices=sorted(ORACLES))
-    args = parser.parse_args(argv)
-    if args.command == "mine":
-        mine(args.game, parse_options(args.option), parse_seeds(args.seeds), args.jobs)
-    else:
-        ship(args.game)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -31,16 +31,21 @@ class Line:
     steps: tuple[Step, ...]
 
 
-def prove_step(oracle: Oracle, state: GameState, min_moves: int = 2) -> Step | None:
+def prove_step(oracle: Oracle, state: GameState, min_moves: int = 2, generic: bool = False) -> Step | None:
     """The player to act's only move at ``state`` with its value and its closest rival's, or None.
 
     The rivals are searched likeliest first and the search stops at the first one that also keeps the win (or
     comes within ``MARGIN``), so a position without an only move costs a few searches; one with an only move
-    costs a search of every legal move (or of the oracle's contenders, the rest valued by its shallow look)."""
+    costs a search of every legal move (or of the oracle's contenders, the rest valued by its shallow look).
+    A game's own prover (``Oracle.step``) is used instead unless ``generic``: a test proves a sample again with
+    the generic searches, independently of the prover that found it."""
     legal = state.legal_moves()
     player = state.turn
     if state.chance or player is None or len(legal) < min_moves:
         return None
+    if oracle.step is not None and not generic:
+        own = oracle.step(state)
+        return own if own is not None and is_only_move(own.value, own.margin) else None
     best, estimate, ordered = oracle.survey(state, oracle.game_ai)
     if estimate < HOPELESS:
         return None
@@ -79,7 +84,7 @@ def solve(oracle: Oracle, state: GameState) -> Line | None:
         position.play(step.move)
         if position.is_over or position.chance or position.turn is None or len(steps) == MAX_SOLVER_MOVES:
             break
-        if position.turn == solver:  # the opponent is out (an ISAAC pass): a line alternates, so it ends here
+        if position.turn == solver:  # the opponent is out (passes to the end): a line alternates, so it ends here
             break
         legal = position.legal_moves()
         reply = legal[0] if len(legal) == 1 else oracle.best(position)[0]

@@ -4,7 +4,7 @@ Pure (the standard library and nothing else: no discord, no database, no Pillow,
 bench or a test loads the set the same way::
 
     from puzzles import shipped
-    for puzzle in shipped.load("iago"):
+    for puzzle in shipped.load(game):
         puzzle.id, puzzle.options, puzzle.moves, puzzle.solution, puzzle.rating, puzzle.themes
 
 A file's first line is its header (``{"format": FORMAT, "game": ..., "count": ...}``); each further line is one

@@ -27,7 +27,7 @@ def moves_made(entry: GameEntry, options: dict[str, object], state: GameState, e
     dice and passes the rules force are nobody's choice), counted until one player reaches ``enough``.
 
     Every board of a game in play asks (its Abort button): a pass is the only move that may have been forced, so
-    the legal moves (thousands after a Polygo roll) are listed only before a pass."""
+    the legal moves (thousands after a roll of the die) are listed only before a pass."""
     replay = entry.new_game(**options)
     made = [0, 0]
     for move in state.moves:

@@ -9,8 +9,12 @@ from typing import Any
 
 import pytest
 
+import games
 from puzzles import miner, shipped
-from puzzles.oracle import ORACLES
+from puzzles.oracle import load
+
+ISAAC = games.find("isaac").puzzles or ""
+POLYGO = games.find("polygo").puzzles or ""
 
 
 def fake_seed(job: tuple[str, dict[str, Any], int]) -> dict[str, Any]:
@@ -36,7 +40,7 @@ def test_a_run_resumes_skipping_the_seeds_done_and_running_a_cut_line_again(
         return fake_seed(job)
 
     monkeypatch.setattr(miner, "mine_seed", record)
-    miner.mine("iago", {}, [1, 2, 3], jobs=1, directory=tmp_path)
+    miner.mine(games.find("iago").puzzles or "", {}, [1, 2, 3], jobs=1, directory=tmp_path)
     assert mined == [2, 3]
     with path.open("a") as out:
         out.write(json.dumps(fake_seed(("iago", {}, 3))) + "\n")
@@ -57,15 +61,16 @@ def test_a_search_past_its_cpu_allowance_is_stopped() -> None:
 
 def test_a_seed_names_one_game() -> None:
     """Reproducible: the same seed plays the same game (fixed-work levels, seeded opening and dice)."""
-    first, levels = miner.self_play("polygo", {"size": 9}, 4)
-    again, _ = miner.self_play("polygo", {"size": 9}, 4)
+    first, levels = miner.self_play(load(POLYGO), {"size": 9}, 4)
+    again, _ = miner.self_play(load(POLYGO), {"size": 9}, 4)
     assert first.moves == again.moves and levels == miner.PAIRS[4 % len(miner.PAIRS)]
 
 
 def test_shipping_keeps_one_puzzle_per_position_and_counts_the_mining(tmp_path: Path) -> None:
     puzzle = shipped.load("isaac")[0]
-    state = miner.position("isaac", puzzle.options, list(puzzle.moves))
-    item = {**puzzle.to_dict(), "position": miner._digest(ORACLES["isaac"].key(state))}
+    oracle = load(ISAAC)
+    state = oracle.position(puzzle.options, list(puzzle.moves))
+    item = {**puzzle.to_dict(), "position": miner._digest(oracle.key(state))}
     work = tmp_path / "work"
     work.mkdir()
     lines = [
@@ -73,7 +78,7 @@ def test_shipping_keeps_one_puzzle_per_position_and_counts_the_mining(tmp_path: 
         {"seed": 2, "levels": [4, 1], "plies": 30, "candidates": 9, "cpu_s": 1800.0, "puzzles": [item]},
     ]
     (work / "isaac.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
-    miner.ship("isaac", work, tmp_path / "data")
+    miner.ship(ISAAC, work, tmp_path / "data")
     assert [p.id for p in shipped.load("isaac", tmp_path / "data")] == [puzzle.id]
     figures = shipped.header("isaac", tmp_path / "data")["mining"]["isaac"]
     assert figures["games"] == 2 and figures["found"] == 2 and figures["shipped"] == 1

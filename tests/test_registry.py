@@ -14,6 +14,8 @@ from tests.fourth_game.entry import ENTRY as FOURTH_GAME
 ROOT = Path(__file__).resolve().parent.parent
 # The cogs a registry entry names for its own commands; every other cog is shared.
 GAME_COGS = {entry.cog.partition(":")[0].rsplit(".", 1)[-1] for entry in games.entries() if entry.cog}
+# The puzzle modules a registry entry names for its game's puzzles; every other module of puzzles/ is shared.
+GAME_PUZZLES = {entry.puzzles for entry in games.entries() if entry.puzzles}
 # Modules every game shares (the AI's dispatch and the engines' discovery among them): they may learn about games
 # only through the registry.
 SHARED = [
@@ -25,7 +27,11 @@ SHARED = [
     "games/move_picker.py",
     "lessons/__init__.py",
     "sessions",
-    "puzzles",
+    *(
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "puzzles").rglob("*.py"))
+        if ".".join(path.relative_to(ROOT).with_suffix("").parts) not in GAME_PUZZLES
+    ),
     "storage",
     "locales",
     "render/base.py",
@@ -101,6 +107,8 @@ def test_the_files_adding_a_game_md_lists_are_the_files_a_game_has() -> None:
                 assert exists == (entry.ai == module), path
             elif "for a course" in needed:
                 assert exists == (entry.course == module), path
+            elif "for puzzles" in needed:
+                assert exists == (entry.puzzles == module), path
             elif "special commands" in needed:
                 assert exists == (entry.cog is not None and entry.cog.startswith(f"{module}:")), path
             else:

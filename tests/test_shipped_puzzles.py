@@ -18,11 +18,13 @@ import games
 from engines import GameState
 from puzzles import shipped
 from puzzles.mining import is_only_move
-from puzzles.oracle import ORACLES, Oracle
+from puzzles.oracle import Oracle, load
 from puzzles.prove import MIN_MOVES, prove_step
 from puzzles.rating import HIGHEST, LOWEST, rating
-from puzzles.themes import THEMES, themes
+from puzzles.themes import names, themes
 
+# every game whose registry entry names a puzzle module, with that module's oracle
+ORACLES: dict[str, Oracle] = {entry.name: load(entry.puzzles) for entry in games.entries() if entry.puzzles}
 GAMES = sorted(ORACLES)
 SAMPLE = 2  # puzzles per game searched again: the cheapest to prove of those with the smallest ids
 SAMPLE_FROM = 12
@@ -85,7 +87,7 @@ def test_every_shipped_puzzle_has_a_rating_from_its_levels_and_known_themes(game
     for puzzle in shipped.load(game):
         assert LOWEST <= puzzle.rating <= HIGHEST, puzzle.id
         assert puzzle.rating == rating(puzzle.found, puzzle.solver_moves, puzzle.legal), puzzle.id
-        assert puzzle.themes and set(puzzle.themes) <= set(THEMES), (puzzle.id, puzzle.themes)
+        assert puzzle.themes and set(puzzle.themes) <= set(names(ORACLES[game])), (puzzle.id, puzzle.themes)
 
 
 def sample(game: str) -> list[shipped.ShippedPuzzle]:
@@ -99,17 +101,18 @@ def sample(game: str) -> list[shipped.ShippedPuzzle]:
 def test_the_themes_of_a_sample_are_computed_again_from_position_and_solution(game: str) -> None:
     for puzzle in sample(game):
         value = puzzle.steps[0][1]
-        assert themes(game, puzzle.options, puzzle.moves, list(puzzle.solution), value) == list(puzzle.themes)
+        assert themes(ORACLES[game], puzzle.options, puzzle.moves, list(puzzle.solution), value) == list(puzzle.themes)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_sample_is_proven_again_every_move_searched_past_the_levels(game: str) -> None:
     """lichess-puzzler's rule: the puzzle was found by the levels' and level 4's search at the position; here every
-    legal move is searched again from the position it leaves (exactly, in Iago's endgames; one roll deeper than
-    level 4, in Polygo) and the solution's first move must still be the only one."""
+    legal move is searched again from the position it leaves by the game's generic searches (each move solved
+    exactly on its own, in Iago's endgames, independently of the win-or-loss prover that found it; one roll deeper
+    than level 4, in Polygo) and the solution's first move must still be the only one."""
     oracle = ORACLES[game]
     for puzzle in sample(game):
-        step = prove_step(oracle, replay(puzzle), MIN_MOVES)
+        step = prove_step(oracle, replay(puzzle), MIN_MOVES, generic=True)
         assert step is not None, puzzle.id
         assert step.move == puzzle.solution[0], (puzzle.id, step)
         assert is_only_move(step.value, step.margin), (puzzle.id, step)

@@ -65,7 +65,7 @@ def puzzle_command(entry: GameEntry) -> app_commands.Command[Any, ..., None]:
     puzzle.__qualname__ = "PuzzleCommands.puzzle"  # a method: discord.py then passes the cog first
     command = app_commands.describe(**described)(puzzle)
     if themes:
-        choices = [app_commands.Choice(name=theme_name(key), value=key) for key in themes]
+        choices = [app_commands.Choice(name=theme_name(entry.name, key), value=key) for key in themes]
         command = app_commands.choices(theme=choices)(command)
     return app_commands.command(name="puzzle", description="A puzzle from real games, privately: find the best move.")(
         command

@@ -181,7 +181,7 @@ class Plan:
 
 def plan(service: GameService, game: Game, state: GameState) -> Plan | None:
     """The components of a board of ``game`` in ``state`` (None: nothing to press: the game is over, or the bot
-    is to move). Worked out on the event loop: 0.2-0.3 ms a board on average, under 1 ms once Polygo's anchors
+    is to move). Worked out on the event loop: 0.2-0.3 ms a board on average, under 1 ms once a picker's anchors
     are known (``bench/move_picker.py``), where a hop to a thread and back cost more than that under load
     (docs/performance.md)."""
     side = state.to_act

@@ -85,9 +85,9 @@ def prompt_lines(locale: Any, view: PuzzleView) -> list[str]:
     return lines
 
 
-def themes_text(locale: Any, themes: tuple[str, ...]) -> str:
+def themes_text(locale: Any, game: str, themes: tuple[str, ...]) -> str:
     """A puzzle's themes by their names in ``locale``'s language."""
-    return ", ".join(tr(locale, theme_name(theme)) for theme in themes)
+    return ", ".join(tr(locale, theme_name(game, theme)) for theme in themes)
 
 
 def finish_lines(locale: Any, view: PuzzleView) -> list[str]:
@@ -95,7 +95,7 @@ def finish_lines(locale: Any, view: PuzzleView) -> list[str]:
     puzzle = view.puzzle
     rating = round(puzzle.mu)
     if puzzle.themes:
-        lines = [tr(locale, ABOUT, id=puzzle.id, rating=rating, themes=themes_text(locale, puzzle.themes))]
+        lines = [tr(locale, ABOUT, id=puzzle.id, rating=rating, themes=themes_text(locale, puzzle.game, puzzle.themes))]
     else:
         lines = [tr(locale, ABOUT_PLAIN, id=puzzle.id, rating=rating)]
     streak = view.streak

@@ -3,12 +3,13 @@ puzzles' themes (their keys, and their names as catalogue msgids)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+import games
 from engines import GameState
-from puzzles import shipped
-from puzzles.themes import THEMES
+from puzzles import oracle, shipped, themes
 from storage.puzzles import AttemptRow, DailyRow, PuzzleRow, StreakRow
 from storage.rows import AttemptStatus
 
@@ -16,9 +17,17 @@ DAY = 24 * 60 * 60
 MAX_THEMES = 25  # Discord's choices per option
 
 
-def theme_name(key: str) -> str:
+@cache
+def theme_names(game: str) -> Mapping[str, str]:
+    """Every theme key of a game's puzzles with its English name: its puzzle module's (the one its registry entry
+    names) and the themes every game shares."""
+    module = games.find(game).puzzles
+    return themes.COMMON if module is None else themes.names(oracle.load(module))
+
+
+def theme_name(game: str, key: str) -> str:
     """A theme's English name, a catalogue msgid (translated where it is read); an unknown key as it is."""
-    return THEMES.get(key, key)
+    return theme_names(game).get(key, key)
 
 
 @cache
@@ -26,7 +35,7 @@ def themes_of(game: str) -> tuple[str, ...]:
     """The theme keys of a game's puzzles, as its shipped set has them (sorted by name): what a member may pick
     puzzles by."""
     found = {theme for puzzle in shipped.load(game) for theme in puzzle.themes}
-    return tuple(sorted(found, key=theme_name))[:MAX_THEMES]
+    return tuple(sorted(found, key=lambda key: theme_name(game, key)))[:MAX_THEMES]
 
 
 def day_of(moment: float) -> int:

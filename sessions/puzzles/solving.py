@@ -132,7 +132,7 @@ class Puzzles:
         known = await self._puzzles.count_puzzles(guild_id, game, theme)
         named = {"title": title_of(game)}
         if theme is not None:
-            named["theme"] = Phrase(theme_name(theme))
+            named["theme"] = Phrase(theme_name(game, theme))
             return UserError(TRIED_EVERY_THEME if known else NO_THEME_PUZZLES, **named)
         return UserError(TRIED_EVERY if known else NO_PUZZLES, **named)
 

@@ -131,7 +131,7 @@ async def test_a_whole_puzzle_of_each_game_is_solved_by_taps_alone(
             # After solving: the puzzle's rating (as the attempt left it) and its themes, in the reader's language.
             row = await db.puzzles.puzzle(row.id) or row
             assert f"#{row.id}" in done.content and str(round(row.mu)) in done.content
-            assert all(tr(locale, theme_name(theme)) in done.content for theme in row.themes)
+            assert all(tr(locale, theme_name(game, theme)) in done.content for theme in row.themes)
             assert not menus(done) and any(c.startswith("puzzle:next:") for c in done.custom_ids())
             # A board picked on earlier and left as it was is refused politely, changing nothing.
             for old in (b for b in boards if b.id != done.id):
