@@ -193,7 +193,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 # Modules whose module-scoped fixture costs seconds (mining puzzles, drawing every board, raising every refusal):
 # their tests go to one worker together, so that the fixture is made once and not once a worker.
-GROUPED_MODULES = ("tests/test_puzzle_mining.py", "tests/test_render_phone.py", "tests/test_refusals.py")
+GROUPED_MODULES = (
+    "tests/test_puzzle_mining.py",
+    "tests/test_render_phone.py",
+    "tests/test_refusals.py",
+    "tests/test_picker_steps_on_a_phone.py",
+)
 
 # The longest tests, longest first: bot processes started, killed and waited for, several at once; searches and
 # faults that wait out their timings. They start at the beginning of the run, in parallel with the rest, and none
@@ -218,6 +223,7 @@ LONGEST_FIRST = (
     "tests/test_iago_engine.py::test_engine_agrees_with_reference_rules",
     "tests/test_render_phone.py",
     "tests/test_refusals.py",
+    "tests/test_picker_steps_on_a_phone.py",
 )
 
 
