@@ -1,7 +1,6 @@
 """The miner on real games: seeded self-play records of the bot's levels (tests/data/puzzle_records.jsonl, written
-by bench/puzzles.py --records; the two of its four records that hold four puzzles between them, for the suite's
-time) are mined at small budgets, and every puzzle found is checked again by a deeper search of every legal move:
-the solution's move is still the best, by a clear margin, at each solver's turn."""
+by bench/puzzles.py --records) are mined at small budgets, and every puzzle found is checked again by a deeper
+search of every legal move: the solution's move is still the best, by a clear margin, at each solver's turn."""
 
 from __future__ import annotations
 
