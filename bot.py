@@ -39,6 +39,7 @@ from cogs.components.replay_buttons import RecordButton, ReplayButton
 from cogs.components.tournament_buttons import TournamentButton
 from cogs.deliveries.announcements import deliver
 from cogs.deliveries.daily_puzzles import DailyPuzzlePoster
+from cogs.plumbing import uploads
 from cogs.plumbing.background import Announcer, BackgroundCog, HousekeepingCog, PuzzleMiner
 from cogs.plumbing.duplicates import handle_interactions_once
 from cogs.presentation.board_controls import BoardButton, BoardMenu
@@ -213,6 +214,7 @@ class GameBot(commands.AutoShardedBot):
         )
         self.settings = settings
         handle_interactions_once(self._connection.parsers)  # an interaction delivered twice is handled once
+        uploads.install()  # a board's message goes out in one write
         self._service: GameService | None = None
         self._warm_up: asyncio.Task[None] | None = None
 

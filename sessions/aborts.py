@@ -12,7 +12,7 @@ from __future__ import annotations
 from engines import GameState
 from games import GameEntry
 from sessions.announcements import reply_payload
-from sessions.model import STALE_BOARD, AnnouncementKind, Game, GameStatus, ReplyTo, UserError
+from sessions.model import STALE_BOARD, AnnouncementKind, Game, GameStatus, LruCache, ReplyTo, UserError
 from sessions.table import Table
 from storage.database import GameRepository
 from storage.outbox import Announce
@@ -20,24 +20,29 @@ from storage.outbox import Announce
 ABORT_BEFORE = 2  # a game may be aborted while neither player has made this many moves
 ABORTED = "aborted"  # the result reason of an aborted game (its status is cancelled)
 PASS = "pass"  # the move of a player the rules leave none: forced when it is the only legal move
+OPENINGS_KEPT = 4096  # games whose opening is past the abort, remembered: a board of each asks
 
 
 def moves_made(entry: GameEntry, options: dict[str, object], state: GameState, enough: int = ABORT_BEFORE) -> list[int]:
     """How many moves each player chose in ``state``'s game as it stands (a taken-back move is not counted;
-    dice and passes the rules force are nobody's choice), counted until one player reaches ``enough``.
+    dice and passes the rules force are nobody's choice), counted until one player reaches ``enough``."""
+    return _opening(entry, options, state, enough)[0]
 
-    Every board of a game in play asks (its Abort button): a pass is the only move that may have been forced, so
-    the legal moves (thousands after a roll of the die) are listed only before a pass."""
+
+def _opening(entry: GameEntry, options: dict[str, object], state: GameState, enough: int) -> tuple[list[int], int]:
+    """:func:`moves_made`, and how many moves of the log were read: up to the one with which a player reached
+    ``enough``, if one did. Every board of a game in play asks (its Abort button): a pass is the only move that may
+    have been forced, so the legal moves (thousands after a roll of the die) are listed only before a pass."""
     replay = entry.new_game(**options)
     made = [0, 0]
-    for move in state.moves:
+    for read, move in enumerate(state.moves, start=1):
         side = replay.turn
         if side is not None and not replay.chance and (move != PASS or replay.legal_moves() != [PASS]):
             made[side] += 1
             if made[side] >= enough:
-                break
+                return made, read
         replay.play(move)
-    return made
+    return made, len(state.moves)
 
 
 def abortable(entry: GameEntry, options: dict[str, object], state: GameState) -> bool:
@@ -49,13 +54,24 @@ class Aborts:
     def __init__(self, table: Table, games: GameRepository) -> None:
         self._table = table
         self._games = games
+        # A game's opening once a player has made ABORT_BEFORE moves in it: while its log begins so, it cannot be
+        # aborted, and a board need not replay it to know (a takeback past it changes the log, and the answer).
+        self._openings: LruCache[int, tuple[str, ...]] = LruCache(OPENINGS_KEPT)
 
-    @staticmethod
-    def can_abort(game: Game, state: GameState) -> bool:
+    def can_abort(self, game: Game, state: GameState) -> bool:
         """Whether ``game`` (in ``state``) may still be aborted: whether a board shows the Abort button."""
         if game.tournament_id is not None:  # a tournament's game counts for its round: played, resigned or lost on time
             return False
-        return game.status == GameStatus.ACTIVE and abortable(game.entry, game.options, state)
+        if game.status != GameStatus.ACTIVE or state.is_over:
+            return False
+        opening = self._openings.get(game.id)
+        if opening is not None and tuple(state.moves[: len(opening)]) == opening:
+            return False
+        made, read = _opening(game.entry, game.options, state, ABORT_BEFORE)
+        if max(made) < ABORT_BEFORE:
+            return True
+        self._openings.put(game.id, tuple(state.moves[:read]))
+        return False
 
     async def abort(
         self, game_id: int, user_id: int, *, ply: int | None = None, reply: ReplyTo | None = None

@@ -8,7 +8,8 @@ updates in place, until the move is made: at most three taps.
 
 Every component is a ``DynamicItem`` whose ``custom_id`` holds all its state: ``tap:<game>:<ply>:<slot>:<path>``
 for a menu (``path``: the keys picked before it, joined by ``/``) and ``tap:<game>:<ply>:<action>`` for a button,
-so a fresh process takes any press. The ply is the board's: a press on a board the game has moved past is refused
+so a fresh process takes any press. A board sends them as Discord's JSON written directly (:class:`BoardControls`): the
+dynamic items only take the presses. The ply is the board's: a press on a board the game has moved past is refused
 politely. A press is handed to :mod:`cogs.components.board_presses` as the ``board_tap`` event (the handlers announce
 moves, and the announcements carry these components: the event keeps the two modules from importing each other).
 
@@ -39,6 +40,7 @@ EVENT = "board_tap"  # dispatched with (interaction, Tap); cogs/components/board
 CUSTOM_ID_LIMIT = 100  # Discord's
 TEXT_LIMIT = 100  # an option's label, value and description
 PLACEHOLDER_LIMIT = 150
+ROW, BUTTON, SELECT = 1, 2, 3  # Discord's component types
 ACTIONS = ("roll", "resign", "sure", "abort")
 LABELS = {
     "roll": N_("Roll the die"),
@@ -130,45 +132,75 @@ class BoardButton(
         interaction.client.dispatch(EVENT, interaction, Tap(self.game_id, self.ply, self.action))
 
 
-def menu_item(game_id: int, ply: int, slot: int, path: tuple[str, ...], menu: Menu, locale: Any) -> BoardMenu:
-    """One menu of a step as a select whose custom_id carries the path that led to it."""
+def menu_item(game_id: int, ply: int, slot: int, path: tuple[str, ...], menu: Menu, locale: Any) -> dict[str, Any]:
+    """One menu of a step as a select whose custom_id carries the path that led to it (Discord's JSON)."""
     if any(mark in key for key in path for mark in RESERVED):
         raise ValueError(f"a step's key may not contain {RESERVED}: {path}")
-    return BoardMenu(select_menu(f"{PREFIX}:{game_id}:{ply}:{slot}:{join(path)}", menu, locale))
+    return select_component(f"{PREFIX}:{game_id}:{ply}:{slot}:{join(path)}", menu, locale)
+
+
+def select_component(custom_id: str, menu: Menu, locale: Any) -> dict[str, Any]:
+    """A picker's menu as Discord's select component, in ``locale``'s words; Discord's defaults (one value, enabled)
+    are left out."""
+    if len(custom_id) > CUSTOM_ID_LIMIT:
+        raise ValueError(f"custom_id too long: {custom_id}")
+    options = []
+    for choice in menu.choices:
+        option = {"label": clip(said(locale, choice.label)), "value": choice.key}
+        if choice.description is not None:
+            option["description"] = clip(said(locale, choice.description))
+        options.append(option)
+    placeholder = clip(said(locale, menu.placeholder), PLACEHOLDER_LIMIT)
+    return {"type": SELECT, "custom_id": custom_id, "placeholder": placeholder, "options": options}
 
 
 def select_menu(custom_id: str, menu: Menu, locale: Any) -> discord.ui.Select:
-    """A picker's menu as Discord's select, in ``locale``'s words: under a board in play, and under a puzzle's
+    """A picker's menu as discord.py's select, for a view that dispatches its own presses: under a puzzle's board
     (``cogs/components/puzzle_buttons.py``, whose ``custom_id`` names the puzzle instead of a game)."""
-    if len(custom_id) > CUSTOM_ID_LIMIT:
-        raise ValueError(f"custom_id too long: {custom_id}")
-    options = [
-        discord.SelectOption(
-            label=clip(said(locale, choice.label)),
-            value=choice.key,
-            description=None if choice.description is None else clip(said(locale, choice.description)),
-        )
-        for choice in menu.choices
-    ]
-    placeholder = clip(said(locale, menu.placeholder), PLACEHOLDER_LIMIT)
-    return discord.ui.Select(custom_id=custom_id, placeholder=placeholder, options=options)
+    written = select_component(custom_id, menu, locale)
+    options = [discord.SelectOption(**option) for option in written["options"]]
+    return discord.ui.Select(custom_id=custom_id, placeholder=written["placeholder"], options=options)
+
+
+def button_component(game_id: int, ply: int, action: str, locale: Any) -> dict[str, Any]:
+    label = tr(locale, LABELS[action])
+    return {
+        "type": BUTTON,
+        "style": STYLES[action].value,
+        "label": label,
+        "custom_id": f"{PREFIX}:{game_id}:{ply}:{action}",
+    }
+
+
+class BoardControls(discord.ui.View):
+    """A board's menus and buttons as Discord's JSON, written once. A board's presses are taken by the dynamic items
+    above, registered when the bot starts, so discord.py keeps nothing of the view it sends: building its selects
+    and options as objects, to turn them straight into this JSON, was a third of a board's components' cost
+    (docs/performance.md). Stopped from the start, so that discord.py stores nothing for it."""
+
+    def __init__(self, rows: list[dict[str, Any]], roll: str | None) -> None:
+        super().__init__(timeout=None)
+        self.rows = rows
+        self.roll = roll  # the Roll button's label, when the board carries one
+        self.stop()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
 
 
 def step_view(
     game_id: int, ply: int, path: tuple[str, ...], step: Step | None, buttons: list[str], locale: Any
-) -> discord.ui.View:
+) -> BoardControls:
     """A step's menus, a row each, then its buttons in one row."""
-    view = discord.ui.View(timeout=None)
-    menus = step.menus if step is not None else ()
-    for slot, menu in enumerate(menus[:MAX_MENUS]):
-        item = menu_item(game_id, ply, slot, path, menu, locale)
-        item.row = slot
-        view.add_item(item)
-    for action in buttons:
-        button = BoardButton(game_id, ply, action, locale)
-        button.row = len(menus)
-        view.add_item(button)
-    return view
+    menus = step.menus[:MAX_MENUS] if step is not None else ()
+    rows = [
+        {"type": ROW, "components": [menu_item(game_id, ply, slot, path, menu, locale)]}
+        for slot, menu in enumerate(menus)
+    ]
+    if buttons:
+        row = [button_component(game_id, ply, action, locale) for action in buttons]
+        rows.append({"type": ROW, "components": row})
+    return BoardControls(rows, tr(locale, LABELS["roll"]) if "roll" in buttons else None)
 
 
 @dataclass(frozen=True)
@@ -219,12 +251,7 @@ def roll_label(buttons: dict[str, Any]) -> str | None:
     """The label of the Roll button among a board's components (its ``view`` keyword), if they carry one: the
     board's words then name the button instead of the command (``game_text.next_turn_line``)."""
     view = buttons.get("view")
-    if view is None:
-        return None
-    return next(
-        (str(item.item.label) for item in view.children if isinstance(item, BoardButton) and item.action == "roll"),
-        None,
-    )
+    return view.roll if isinstance(view, BoardControls) else None
 
 
 def marks(step: Step | None = None) -> dict[str, Any]:

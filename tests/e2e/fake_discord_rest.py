@@ -93,6 +93,24 @@ def _no_access(channel: FakeChannel | None) -> web.Response | None:
     return None
 
 
+SELECTS = (3, 5, 6, 7, 8)  # string, user, role, mentionable and channel selects
+
+
+def stored_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as Discord stores and answers them: a select sent without ``min_values``/``max_values`` (one value,
+    Discord's default) comes back with both."""
+    stored = []
+    for component in components:
+        component = dict(component)
+        if component.get("type") in SELECTS:
+            component.setdefault("min_values", 1)
+            component.setdefault("max_values", 1)
+        if isinstance(component.get("components"), list):
+            component["components"] = stored_components(component["components"])
+        stored.append(component)
+    return stored
+
+
 class RestMixin:
     """REST handlers and message storage; mixed into :class:`~tests.e2e.fake_discord.FakeDiscord`."""
 
@@ -215,7 +233,7 @@ class RestMixin:
             author=self.bot_user,
             content=payload.get("content") or "",
             embeds=payload.get("embeds") or [],
-            components=payload.get("components") or [],
+            components=stored_components(payload.get("components") or []),
             attachments=self._attachments_from(payload, files, interaction=interaction),
             flags=flags,
             message_reference=payload.get("message_reference"),
@@ -266,6 +284,7 @@ class RestMixin:
         for key in ("content", "embeds", "components"):
             if key in payload:
                 setattr(msg, key, payload[key] if payload[key] is not None else ("" if key == "content" else []))
+        msg.components = stored_components(msg.components)
         if "attachments" in payload or files:
             msg.attachments = self._attachments_from(payload, files, msg.attachments, interaction)
             guild = self.guilds.get(msg.guild_id or 0)

@@ -9,6 +9,7 @@ import random
 import pytest
 
 import games
+from sessions import aborts
 from sessions.aborts import ABORTED, abortable, moves_made
 from sessions.model import AnnouncementKind, UserError
 from sessions.service import GameService
@@ -93,3 +94,34 @@ def test_the_count_lists_legal_moves_only_before_a_pass_and_counts_as_if_it_list
                 assert moves_made(entry, options, state) == listed_every_time(entry, options, state.moves), state.moves
                 passes = [move for move in state.legal_moves() if move == "pass"]
                 state.play(passes[0] if passes and rng.random() < 0.2 else rng.choice(state.legal_moves()))
+
+
+async def test_a_game_past_its_opening_is_known_without_replaying_it_and_a_takeback_reopens_it(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every board asks whether its game can be aborted; once a player has made two moves the answer is kept for
+    that opening, and a log that no longer begins with it (a move taken back) is counted again."""
+    game_id = await start(service)
+    for user, move in ((ALICE, "E4"), (BOB, "D4"), (ALICE, "C3")):
+        state = await service.finder.state(await service.finder.game(game_id))
+        await service.turns.play(game_id, user, move if move in state.legal_moves() else state.legal_moves()[0])
+    game = await service.finder.game(game_id)
+    state = await service.finder.state(game)
+    assert not service.aborts.can_abort(game, state)
+
+    replays: list[int] = []
+    counted = aborts._opening
+
+    def counting(*args: object) -> tuple[list[int], int]:
+        replays.append(len(args[2].moves))  # type: ignore[attr-defined]
+        return counted(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aborts, "_opening", counting)
+    later = state.copy()
+    later.play(later.legal_moves()[0])
+    assert not service.aborts.can_abort(game, later) and replays == []  # the kept opening answers
+
+    rewound = game.entry.new_game(**game.options)
+    for move in state.moves[:2]:  # the third move taken back: each player has made one move again
+        rewound.play(move)
+    assert service.aborts.can_abort(game, rewound) and replays == [2]  # counted again, from the start
