@@ -435,6 +435,11 @@ class PolygoGame:
 
     # ---- extra API for the bot and the renderer
 
+    def stones_of(self, player: int) -> list[tuple[int, int]]:
+        """The (column, row) points of ``player``'s stones, row by row from the bottom, each row left to right: what
+        a picture or a description of the whole board reads, without asking point by point."""
+        return self._geo.points_of(self._stones[player])
+
     def stone(self, point: str | tuple[int, int]) -> int | None:
         col, row = self._parse_on_board(point) if isinstance(point, str) else point
         if not (0 <= col < self.size and 0 <= row < self.size):

@@ -129,12 +129,10 @@ def _last(game: PolygoGame, names: tuple[str, str], language: str, last_move: st
 
 def _stone_rows(game: PolygoGame, player: int) -> list[tuple[int, list[int]]]:
     """(row, columns) of a player's stones, the top row first."""
-    rows = []
-    for row in reversed(range(game.size)):
-        columns = [col for col in range(game.size) if game.stone((col, row)) == player]
-        if columns:
-            rows.append((row, columns))
-    return rows
+    by_row: dict[int, list[int]] = {}
+    for col, row in game.stones_of(player):  # bottom row first, each row left to right
+        by_row.setdefault(row, []).append(col)
+    return sorted(by_row.items(), reverse=True)
 
 
 def _stones(game: PolygoGame, names: tuple[str, str], language: str, spoken: bool) -> str:

@@ -16,15 +16,14 @@ import importlib
 import logging
 import os
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 import games
 from engines import GameState
 from render.animation import animated_gif
 from sessions.board_descriptions import alt_text, renderer_alt_text
-from sessions.workers import follow_parent, worker_pool
+from sessions.worker_pipes import PipeWorkers, WorkerDied
+from sessions.workers import follow_parent
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -103,7 +102,7 @@ class Drawer:
         self.workers = workers
         # Drawing holds the GIL most of the time: more renders at once than cores only queue up in threads.
         self._slots = asyncio.Semaphore(os.cpu_count() or 1)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: PipeWorkers | None = None
         self._starting: asyncio.Future[None] | None = None
         self._closed = False
 
@@ -124,23 +123,19 @@ class Drawer:
     async def _start_pool(self) -> None:
         try:
             pool = await asyncio.to_thread(self._started_pool)
-        except BrokenProcessPool:
+            await pool.attach()
+        except WorkerDied:
             log.warning("The drawing workers failed to start; boards are drawn in threads until a worker starts")
             return
         if self._closed:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.close()
         else:
             self._pool = pool
 
-    def _started_pool(self) -> ProcessPoolExecutor:
-        """Runs in a thread: a pool whose workers have started and drawn every game once."""
-        pool = worker_pool(self.workers, initializer=start_worker)
-        try:
-            for started in [pool.submit(warm) for _ in range(self.workers)]:  # each submit starts a worker
-                started.result()
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    def _started_pool(self) -> PipeWorkers:
+        """Runs in a thread: workers that have started and drawn every game once."""
+        pool = PipeWorkers(self.workers, initializer=start_worker)
+        pool.start()
         return pool
 
     async def draw(
@@ -173,8 +168,8 @@ class Drawer:
             if pool is not None:
                 job = (draw_described, entry.engine.__name__, entry.renderer, state.to_dict(), names, language, marks)
                 try:
-                    png, described = await asyncio.get_running_loop().run_in_executor(pool, *job, reader)
-                except BrokenProcessPool:
+                    png, described = await pool.run(*job, reader)
+                except WorkerDied:
                     self._broken(pool)
                 else:
                     if described is None:  # a renderer without words: the generic ones, which need the entry
@@ -184,11 +179,11 @@ class Drawer:
                 self._start_soon()
             return await asyncio.to_thread(_picture_here, entry, state, names, language, marks, reader)
 
-    def _broken(self, pool: ProcessPoolExecutor) -> None:
+    def _broken(self, pool: PipeWorkers) -> None:
         """A worker died (killed, out of memory): new workers; the board at hand is drawn in a thread."""
         log.warning("A drawing worker died; starting new ones")
         if self._pool is pool:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.close()
             self._pool = None
         self._start_soon()
 
@@ -214,11 +209,10 @@ class Drawer:
                 self._start_soon()
             # Safe off the loop: every state handed out by the service is a copy the cache never mutates.
             return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
-        loop = asyncio.get_running_loop()
         job = (draw, entry.engine.__name__, entry.renderer, state.to_dict(), names, language, marks)
         try:
-            return await loop.run_in_executor(pool, *job)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): new workers, and this board in a thread
+            return await pool.run(*job)
+        except WorkerDied:  # a worker died (killed, out of memory): new workers, and this board in a thread
             self._broken(pool)
             return await asyncio.to_thread(entry.render, state, names, language, **(marks or {}))
 
@@ -233,13 +227,13 @@ class Drawer:
                     self._start_soon()
                 return await asyncio.to_thread(function, *args)
             try:
-                return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
-            except BrokenProcessPool:
+                return await pool.run(function, *args)
+            except WorkerDied:
                 self._broken(pool)
                 return await asyncio.to_thread(function, *args)
 
     def close(self) -> None:
         self._closed = True
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.close()
             self._pool = None

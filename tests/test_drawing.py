@@ -72,7 +72,7 @@ async def test_a_dead_worker_costs_no_board(drawer: Drawer) -> None:
     assert await drawer.draw(entry, state, ("a", "b")) == expected
     pool = drawer._pool
     assert pool is not None
-    for process in list(pool._processes.values()):  # type: ignore[union-attr]
+    for process in pool.processes:
         os.kill(process.pid, signal.SIGKILL)
         process.join()
     assert await drawer.draw(entry, state, ("a", "b")) == expected  # drawn in a thread this time
@@ -89,7 +89,7 @@ from sessions.drawing import Drawer
 async def main():
     drawer = Drawer(2)
     await drawer.warm_up()
-    print(" ".join(str(pid) for pid in drawer._pool._processes), flush=True)
+    print(" ".join(str(process.pid) for process in drawer._pool.processes), flush=True)
     time.sleep(600)
 
 asyncio.run(main())

@@ -222,9 +222,13 @@ def polygo_kinds() -> dict[str, Callable[[], bytes]]:
                 return stone
             return polygon if polygon is not None and at in ring else None
 
+        def stones_of(player: int) -> list[tuple[int, int]]:
+            return [(col, row) for row in range(9) for col in range(9) if owner((col, row)) == player]
+
         return Changed(
             empty,
             stone=owner,
+            stones_of=stones_of,
             polygon=lambda player: POLYGON if player == polygon else None,
             last_block=[POINT] if last else [],
         )

@@ -142,7 +142,11 @@ def test_a_captive_of_the_other_colour_is_caught() -> None:
 
 def test_a_missing_polygo_stone_is_caught() -> None:
     def without_a1(game: PolygoGame) -> Changed:
-        return Changed(game, stone=lambda point: None if point == (0, 0) else game.stone(point))
+        return Changed(
+            game,
+            stone=lambda point: None if point == (0, 0) else game.stone(point),
+            stones_of=lambda player: [point for point in game.stones_of(player) if point != (0, 0)],
+        )
 
     assert polygo_black_finished().stone("A1") is not None
     assert_caught(rendered("polygo_9_finished", without_a1), "polygo_9_finished")
