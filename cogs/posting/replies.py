@@ -54,12 +54,28 @@ def nonce(announcement_id: int) -> str:
 
 
 async def report_message(
-    guild: discord.Guild | None, service: GameService, locale: Any, report: Report, buttons: dict[str, Any]
+    guild: discord.Guild | None,
+    service: GameService,
+    locale: Any,
+    report: Report,
+    buttons: dict[str, Any],
+    picture: asyncio.Future[discord.File] | None = None,
 ) -> tuple[str, discord.File]:
     """The words and the board image of a report, in ``locale``: drawn for a phone, as it carries components
-    (``buttons``, whose Roll button its words name)."""
+    (``buttons``, whose Roll button its words name); ``picture``: that image, already being drawn
+    (:func:`start_picture`)."""
     text = game_text.report_text(locale, report, game_text.heading(locale, report), roll_label(buttons))
-    return text, await board_image(guild, service, report.game, report.state, locale=locale, layout=PLAYING_LAYOUT)
+    return text, await (picture or start_picture(guild, service, locale, report))
+
+
+def start_picture(
+    guild: discord.Guild | None, service: GameService, locale: Any, report: Report
+) -> asyncio.Future[discord.File]:
+    """The board image of a report (drawn for a phone), handed to a drawing worker as soon as the caller yields:
+    its words and components, which do not change the picture, are written while a worker draws it."""
+    return asyncio.ensure_future(
+        board_image(guild, service, report.game, report.state, locale=locale, layout=PLAYING_LAYOUT)
+    )
 
 
 async def post_report(
@@ -90,16 +106,25 @@ async def post_report(
     await update_header(client, service, report)
 
 
-async def answer(interaction: discord.Interaction, report: Report, buttons: dict[str, Any], *, edit: bool) -> None:
+async def answer(
+    interaction: discord.Interaction,
+    report: Report,
+    buttons: dict[str, Any],
+    *,
+    edit: bool,
+    picture: asyncio.Future[discord.File] | None = None,
+) -> None:
     """Answer the interaction with the report, in one request. ``edit`` replaces the message the clicked button
     is on (an accepted challenge), and its buttons with ``buttons``. A member who acted on a threaded game from
     outside its thread is told privately where the board went, and the board goes to the thread. When the action
     ended a game played in a thread, its challenge message then shows the result (best-effort, once per game)."""
     thread_id = report.game.thread_id
     if thread_id is not None and interaction.channel_id != thread_id and not edit:
+        if picture is not None:  # drawn again in the thread's server's language by post_report
+            picture.cancel()
         await _redirect_to_thread(interaction, report, thread_id, buttons)
         return
-    await _reply(interaction, report, buttons, edit=edit)
+    await _reply(interaction, report, buttons, edit=edit, picture=picture)
     await update_header(interaction.client, service_of(interaction), report)
 
 
@@ -158,11 +183,18 @@ def is_announcement(message: discord.Message, text: str) -> bool:
     return bool(message.attachments) or message.content.strip() == text.strip()
 
 
-async def _reply(interaction: discord.Interaction, report: Report, buttons: dict[str, Any], *, edit: bool) -> None:
+async def _reply(
+    interaction: discord.Interaction,
+    report: Report,
+    buttons: dict[str, Any],
+    *,
+    edit: bool,
+    picture: asyncio.Future[discord.File] | None = None,
+) -> None:
     service = service_of(interaction)
     locale = interaction.guild_locale
     game_id, announcement_id = report.game.id, report.announcement_id or 0
-    drawing = asyncio.ensure_future(report_message(interaction.guild, service, locale, report, buttons))
+    drawing = asyncio.ensure_future(report_message(interaction.guild, service, locale, report, buttons, picture))
     done, _ = await asyncio.wait({drawing}, timeout=time_left(interaction))
     if not done:  # slow drawing, or time spent waiting on the database: hold the interaction, then fill it in
         await defer(interaction, update=edit)
@@ -230,13 +262,19 @@ async def reply_with_report(interaction: discord.Interaction, report: Report, *,
     finished game). What follows the action (the bot's turn, a tournament's next round) the session layer started
     when it committed; against the bot, this reply only holds the place its reply fills in."""
     note_interaction(interaction, report.game)  # in a DM, what follows (the bot's move) follows this up
+    picture: asyncio.Future[discord.File] | None = None
     try:
         if report.held:  # the bot's reply announces this with it, in one message
             await hold_place(interaction, report)
         else:
-            buttons = await report_controls(service_of(interaction), report, interaction.guild_locale)
-            await answer(interaction, report, buttons, edit=edit)
+            service, locale = service_of(interaction), interaction.guild_locale
+            picture = start_picture(interaction.guild, service, locale, report)
+            await asyncio.sleep(0)  # the board goes to a worker first: its components are worked out meanwhile
+            buttons = await report_controls(service, report, locale)
+            await answer(interaction, report, buttons, edit=edit, picture=picture)
     except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
+        if picture is not None and not picture.done():
+            picture.cancel()
         after_commit_failed(report, error)
         await tell_played(interaction)
 
