@@ -272,10 +272,16 @@ def rematch_button(game_id: int, locale: Any) -> discord.ui.Button[Any]:
     )
 
 
-def rematch_view(game_id: int, locale: Any) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(rematch_button(game_id, locale))
-    return view
+def rematch_view(game_id: int, locale: Any) -> BoardControls:
+    """Rematch under a finished game's board, as Discord's JSON: the persistent handler takes the press, so
+    discord.py keeps nothing for the message (a view with a plain button it would keep for good, one per game)."""
+    button = {
+        "type": BUTTON,
+        "style": discord.ButtonStyle.primary.value,
+        "label": tr(locale, REMATCH_LABEL),
+        "custom_id": rematch_custom_id(game_id),
+    }
+    return BoardControls([{"type": ROW, "components": [button]}], None)
 
 
 def report_buttons(report: Report, locale: Any) -> dict[str, Any]:
