@@ -36,8 +36,6 @@ from storage.database import GameRepository
 from storage.outbox import Supersede
 from storage.rows import StalePly
 
-BeforeWrite = Callable[[Game, GameState], None]  # told the position an action is about to write (Turns.commit)
-
 MAX_MOVE_TEXT = 100
 BY_A_PLAYER = (MoveKind.MOVE, MoveKind.TAKEBACK)  # log entries a player made; the session made the others
 
@@ -89,11 +87,10 @@ class Turns:
         reply: ReplyTo | None = None,
         known: Game | None = None,
         ply: int | None = None,
-        before_write: BeforeWrite | None = None,
     ) -> Report:
         """A member's move. ``known``: the game as the caller just read it (``find_game``), which spares reading
         it again when it is current. ``ply``: the ply of the board the move was chosen on (its buttons), which the
-        game must still be at. ``before_write``: see :meth:`commit`."""
+        game must still be at."""
         text = " ".join(text.split())
         if not text:
             raise UserError("Type a move, for example one from the autocomplete list.")
@@ -112,7 +109,7 @@ class Turns:
             except IllegalMove as error:
                 raise UserError("That move is not legal: {reason}", reason=error) from error
             played = [PlayedMove(state.moves[-1], side, MoveKind.MOVE), *advance(state, self._table.draw)]
-            return await self.commit(game, state, played, user_id, reply, before_write)
+            return await self.commit(game, state, played, user_id, reply)
 
     async def roll(
         self,
@@ -122,10 +119,8 @@ class Turns:
         reply: ReplyTo | None = None,
         known: Game | None = None,
         ply: int | None = None,
-        before_write: BeforeWrite | None = None,
     ) -> Report:
-        """The player to move asks for their die; the session draws it and logs it as a chance move.
-        ``before_write``: see :meth:`commit`."""
+        """The player to move asks for their die; the session draws it and logs it as a chance move."""
         async with self._table.locks(game_id):
             game = await self.active(game_id, user_id, known, ply)
             state = await self._table.state(game)
@@ -140,7 +135,7 @@ class Turns:
                 )
             state.play(self._table.draw(state.legal_moves()))
             played = [PlayedMove(state.moves[-1], None, MoveKind.CHANCE), *advance(state, self._table.draw)]
-            return await self.commit(game, state, played, user_id, reply, before_write)
+            return await self.commit(game, state, played, user_id, reply)
 
     async def resign(
         self, game_id: int, user_id: int, *, reply: ReplyTo | None = None, ply: int | None = None
@@ -235,18 +230,9 @@ class Turns:
         return state, side
 
     async def commit(
-        self,
-        game: Game,
-        state: GameState,
-        played: list[PlayedMove],
-        user_id: int,
-        reply: ReplyTo | None,
-        before_write: BeforeWrite | None = None,
+        self, game: Game, state: GameState, played: list[PlayedMove], user_id: int, reply: ReplyTo | None
     ) -> Report:
-        """Write the moves of one action with its announcement, and at the game's end its result and ratings.
-        ``before_write(game, state)`` is told the position about to be written, when the member's reply will show it
-        (not one the bot's reply announces): a caller may start drawing it while the write takes place. The write
-        may still fail (the game moved meanwhile, the database is down): then what was drawn is not shown."""
+        """Write the moves of one action with its announcement, and at the game's end its result and ratings."""
         finish = None
         if state.is_over:
             result = state.result()
@@ -256,8 +242,6 @@ class Turns:
         # Against the bot, one message a turn: an action after which the bot acts is held for the bot's reply,
         # and the bot's action takes the held announcement into its own (unless a worker is delivering it).
         held = bot_acts_next(game, state)
-        if before_write is not None and not held:
-            before_write(game, state)
         by_bot = game.against_bot and user_id == game.players[game.ai_side or 0]
         announce = self._announcements.of_report(kind, played, user_id, reply, held=held, at_once=by_bot)
         joined, replacing = None, None

@@ -29,7 +29,7 @@ from cogs.plumbing.host import GameService, ServiceHost, service_of
 from cogs.plumbing.places import IN_SERVER_ONLY, is_private, may_play_here, place_id
 from cogs.plumbing.places import NOT_IN_THIS_DM as NOT_HERE
 from cogs.posting.game_threads import open_practice, parent_of
-from cogs.posting.replies import EarlyPicture, acted, note_interaction, reply_aborted, reply_with_report
+from cogs.posting.replies import note_interaction, reply_aborted, reply_with_report
 from cogs.presentation import game_text
 from cogs.presentation.board_controls import PLAYING_LAYOUT, board_components, roll_label
 from cogs.presentation.images import animation_file, board_image
@@ -321,20 +321,17 @@ class GameCog(LearnCommands, PuzzleCommands, commands.GroupCog):
             to_act=to_act and not spectate,
         )
 
-    async def act(
-        self, interaction: discord.Interaction, action: Awaitable[Report], early: EarlyPicture | None = None
-    ) -> None:
+    async def act(self, interaction: discord.Interaction, action: Awaitable[Report]) -> None:
         """Commit an action and announce it; the interaction is held first if the database keeps the commit past
-        Discord's margin (a lock, a slow server). ``early``: the board, started before the action is written."""
-        await reply_with_report(interaction, await acted(interaction, action, early), early=early)
+        Discord's margin (a lock, a slow server)."""
+        await reply_with_report(interaction, await in_time(interaction, action))
 
     async def play_and_announce(self, interaction: discord.Interaction, game_id: int | None, move: str) -> None:
         found = await self.current_game(interaction, game_id)
-        reply, early = reply_to(interaction), EarlyPicture(interaction)
-        playing = self.service.turns.play(
-            found.id, interaction.user.id, move, reply=reply, known=found, before_write=early.start
+        reply = reply_to(interaction)
+        await self.act(
+            interaction, self.service.turns.play(found.id, interaction.user.id, move, reply=reply, known=found)
         )
-        await self.act(interaction, playing, early)
 
     async def state_for_autocomplete(self, interaction: discord.Interaction) -> GameState | None:
         """The caller's game state while they are to move (not roll), else None: autocomplete then offers

@@ -12,7 +12,6 @@ import discord
 from discord import app_commands
 
 from cogs.plumbing.deadline import reply_to
-from cogs.posting.replies import EarlyPicture
 from sessions.model import GameEntry, UserError
 
 MAX_POINT_TEXT = 10
@@ -28,11 +27,8 @@ def polygo_commands(entry: GameEntry) -> type:
         @app_commands.describe(game="Which game, if you have several.")
         async def roll(self, interaction: discord.Interaction, game: int | None = None) -> None:
             found = await self.current_game(interaction, game)
-            early = EarlyPicture(interaction)
-            rolling = self.service.turns.roll(
-                found.id, interaction.user.id, reply=reply_to(interaction), known=found, before_write=early.start
-            )
-            await self.act(interaction, rolling, early)
+            rolling = self.service.turns.roll(found.id, interaction.user.id, reply=reply_to(interaction), known=found)
+            await self.act(interaction, rolling)
 
         @app_commands.command(name="place", description="Place your rolled block: list its points, or anchor it.")
         @app_commands.describe(

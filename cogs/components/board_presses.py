@@ -19,7 +19,7 @@ from cogs.plumbing.deadline import defer, in_time, reply_to, time_left
 from cogs.plumbing.host import ServiceHost, service_of
 from cogs.plumbing.places import IN_SERVER_ONLY, place_id
 from cogs.posting.private_answers import answer_error
-from cogs.posting.replies import EarlyPicture, acted, reply_aborted, reply_from_step, reply_with_report
+from cogs.posting.replies import reply_aborted, reply_from_step, reply_with_report
 from cogs.presentation import game_text
 from cogs.presentation.board_controls import EVENT, Tap, marks, said, step_view
 from cogs.presentation.images import board_image
@@ -83,9 +83,8 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
     if state.to_act != game.side_of(user):
         raise UserError("It is not your turn: wait for {mention}.", mention=Mention(game.player_to_act(state)))
     if tap.action == "roll":
-        early = EarlyPicture(interaction)
-        rolled = service.turns.roll(game.id, user, reply=reply, known=game, ply=tap.ply, before_write=early.start)
-        await reply_with_report(interaction, await acted(interaction, rolled, early), early=early)
+        rolled = service.turns.roll(game.id, user, reply=reply, known=game, ply=tap.ply)
+        await reply_with_report(interaction, await in_time(interaction, rolled))
         return
     if state.chance:
         raise UserError("Roll the die first with /{game} roll.", game=game.name)
@@ -94,15 +93,11 @@ async def answer_tap(interaction: discord.Interaction, tap: Tap) -> None:
     except Unavailable as error:
         raise UserError(NOT_OFFERED) from error
     if isinstance(picked, str):
+        played = service.turns.play(game.id, user, picked, reply=reply, known=game, ply=tap.ply)
         if on_step(interaction):  # the step says the move was played; the board goes where the game is
-            played = service.turns.play(game.id, user, picked, reply=reply, known=game, ply=tap.ply)
             await reply_from_step(interaction, await in_time(interaction, played, update=True), picked)
         else:
-            early = EarlyPicture(interaction)
-            played = service.turns.play(
-                game.id, user, picked, reply=reply, known=game, ply=tap.ply, before_write=early.start
-            )
-            await reply_with_report(interaction, await acted(interaction, played, early), early=early)
+            await reply_with_report(interaction, await in_time(interaction, played))
         return
     await show_step(interaction, game, state, tap, picked)
 

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
 from typing import Any
 
 import discord
 
-from cogs.plumbing.deadline import PUBLIC_PLACEHOLDER, can_still_answer, defer, in_time, reply_to, time_left
+from cogs.plumbing.deadline import PUBLIC_PLACEHOLDER, can_still_answer, defer, reply_to, time_left
 from cogs.plumbing.host import GameService, service_of
 from cogs.plumbing.places import is_private
 from cogs.posting.private_answers import send_private
@@ -31,7 +30,7 @@ from cogs.presentation.board_controls import PLAYING_LAYOUT, report_controls, ro
 from cogs.presentation.images import board_image
 from cogs.presentation.markup import QUIET
 from locales import N_, tr
-from sessions.model import ChannelLink, DatabaseUnavailable, Game, GameState, GameStatus, LruCache, ReplyTo, Report
+from sessions.model import ChannelLink, DatabaseUnavailable, Game, GameStatus, LruCache, ReplyTo, Report
 
 log = logging.getLogger(__name__)
 
@@ -66,64 +65,17 @@ async def report_message(
     (``buttons``, whose Roll button its words name); ``picture``: that image, already being drawn
     (:func:`start_picture`)."""
     text = game_text.report_text(locale, report, game_text.heading(locale, report), roll_label(buttons))
-    return text, await (picture or start_picture(guild, service, locale, report.game, report.state))
+    return text, await (picture or start_picture(guild, service, locale, report))
 
 
 def start_picture(
-    guild: discord.Guild | None, service: GameService, locale: Any, game: Game, state: GameState
+    guild: discord.Guild | None, service: GameService, locale: Any, report: Report
 ) -> asyncio.Future[discord.File]:
-    """The board image of ``state`` (drawn for a phone, as a report's), handed to a drawing worker as soon as the
-    caller yields: its words and components, which do not change the picture, are written while a worker draws it."""
-    return asyncio.ensure_future(board_image(guild, service, game, state, locale=locale, layout=PLAYING_LAYOUT))
-
-
-class EarlyPicture:
-    """The board an action will show, started as soon as the service knows the move is legal, before it writes it
-    (``Turns.commit``'s ``before_write``): a worker draws while the database writes. The reply takes it when its
-    report shows that very position; otherwise (the write failed, or another position is shown) it is dropped."""
-
-    def __init__(self, interaction: discord.Interaction) -> None:
-        self._interaction = interaction
-        self._state: GameState | None = None
-        self._picture: asyncio.Future[discord.File] | None = None
-
-    def start(self, game: Game, state: GameState) -> None:
-        interaction = self._interaction
-        self._state = state
-        self._picture = start_picture(interaction.guild, service_of(interaction), interaction.guild_locale, game, state)
-
-    def take(self, report: Report) -> asyncio.Future[discord.File] | None:
-        """The picture, if it shows ``report``'s position; dropped otherwise."""
-        picture, self._picture = self._picture, None
-        if picture is not None and report.state is self._state:
-            return picture
-        _drop(picture)
-        return None
-
-    def drop(self) -> None:
-        picture, self._picture = self._picture, None
-        _drop(picture)
-
-
-async def acted(interaction: discord.Interaction, action: Awaitable[Report], early: EarlyPicture | None) -> Report:
-    """The action's report, the interaction held first if the database keeps it past Discord's margin (a lock, a
-    slow server); the board started early is dropped if the action fails."""
-    try:
-        return await in_time(interaction, action)
-    except BaseException:
-        if early is not None:
-            early.drop()
-        raise
-
-
-def _drop(picture: asyncio.Future[discord.File] | None) -> None:
-    if picture is None:
-        return
-    if picture.done():
-        if not picture.cancelled():
-            picture.exception()  # retrieved: a failed drawing nobody shows is not an error to log
-        return
-    picture.cancel()
+    """The board image of a report (drawn for a phone), handed to a drawing worker as soon as the caller yields:
+    its words and components, which do not change the picture, are written while a worker draws it."""
+    return asyncio.ensure_future(
+        board_image(guild, service, report.game, report.state, locale=locale, layout=PLAYING_LAYOUT)
+    )
 
 
 async def post_report(
@@ -305,28 +257,24 @@ async def reply_with_closed(interaction: discord.Interaction, status: str, annou
         log.warning("Closing challenge message failed; the outbox will update it: %s", error)
 
 
-async def reply_with_report(
-    interaction: discord.Interaction, report: Report, *, edit: bool = False, early: EarlyPicture | None = None
-) -> None:
+async def reply_with_report(interaction: discord.Interaction, report: Report, *, edit: bool = False) -> None:
     """Answer the member's interaction with the announcement of what they just did (with a Rematch button under a
     finished game). What follows the action (the bot's turn, a tournament's next round) the session layer started
-    when it committed; against the bot, this reply only holds the place its reply fills in. ``early``: the board,
-    started before the action was written."""
+    when it committed; against the bot, this reply only holds the place its reply fills in."""
     note_interaction(interaction, report.game)  # in a DM, what follows (the bot's move) follows this up
-    picture = early.take(report) if early is not None else None
+    picture: asyncio.Future[discord.File] | None = None
     try:
         if report.held:  # the bot's reply announces this with it, in one message
-            _drop(picture)
             await hold_place(interaction, report)
         else:
             service, locale = service_of(interaction), interaction.guild_locale
-            if picture is None:
-                picture = start_picture(interaction.guild, service, locale, report.game, report.state)
-                await asyncio.sleep(0)  # the board goes to a worker first: its components are worked out meanwhile
+            picture = start_picture(interaction.guild, service, locale, report)
+            await asyncio.sleep(0)  # the board goes to a worker first: its components are worked out meanwhile
             buttons = await report_controls(service, report, locale)
             await answer(interaction, report, buttons, edit=edit, picture=picture)
     except Exception as error:  # past the commit nothing is "try again": the outbox has the announcement
-        _drop(picture)
+        if picture is not None and not picture.done():
+            picture.cancel()
         after_commit_failed(report, error)
         await tell_played(interaction)
 

@@ -225,13 +225,3 @@ async def test_a_busy_pool_makes_the_bot_think_less_and_say_so(database_url: str
             assert min(pace.free_at) <= pace.clock()  # the search ended: its worker is free again
     finally:
         await service.close()
-
-
-async def test_a_move_the_bots_reply_announces_is_not_drawn_before_it_is_written(service: GameService) -> None:
-    """The member's board is not shown on its own against the bot (the bot's reply announces both moves), so the
-    service does not offer it for drawing before the write (``before_write``)."""
-    game_id = await against_the_bot(service)
-    first = (await service.finder.state(await service.finder.game(game_id))).legal_moves()[0]
-    told: list[object] = []
-    report = await service.turns.play(game_id, ALICE, first, before_write=lambda game, state: told.append(state))
-    assert report.held and told == []

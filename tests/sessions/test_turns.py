@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 import engines
-from sessions.model import Game, UserError
+from sessions.model import UserError
 from sessions.service import GameService
 from storage.database import Database, StalePly
 from tests.sessions.play import ALICE, BOB, CAROL, Clock, play_to_end, start
@@ -132,25 +132,3 @@ async def test_isaac_plays_to_a_result_with_forced_passes_played_by_the_bot(db: 
     moves = await db.games.moves(game_id)
     assert "pass" in moves  # the placement phase always ends with passes
     assert (await service.finder.game(game_id)).status == "finished"
-
-
-async def test_the_position_about_to_be_written_is_told_before_the_write(db: Database, service: GameService) -> None:
-    """``before_write`` lets the Discord layer start drawing the board while the database writes the move: it is
-    told the very state the report shows, before the move is in the database; a write that fails shows nothing."""
-    game_id = await start(service)
-    told: list[tuple[int, list[str]]] = []
-    states: list[engines.GameState] = []
-
-    def before_write(game: Game, state: engines.GameState) -> None:
-        states.append(state)
-        told.append((game.ply, list(state.moves)))
-
-    report = await service.turns.play(game_id, ALICE, "E4", before_write=before_write)
-    assert told == [(0, ["E4"])] and states[0] is report.state and report.game.ply == 1
-
-    stale = await service.finder.game(game_id)
-    await db.games.append_moves(game_id, 1, [("D4", 1, BOB)], now=3.0)  # another process moved meanwhile
-    states.clear()
-    with pytest.raises(UserError, match="changed while you were moving"):
-        await service.turns.play(game_id, BOB, "C3", known=stale, before_write=before_write)
-    assert len(states) == 1 and await db.games.moves(game_id) == ["E4", "D4"]  # told, then the write failed
