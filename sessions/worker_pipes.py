@@ -50,10 +50,11 @@ def serve(
     answers.send_bytes(READY)
     while True:
         try:
-            function, args = pickle.loads(jobs.recv_bytes())
+            job = jobs.recv_bytes()
         except EOFError:
             return
-        try:
+        try:  # a job that cannot be read here (a function no module of the worker's has) fails alone
+            function, args = pickle.loads(job)
             answer: tuple[bool, Any] = (True, function(*args))
         except Exception as error:
             answer = (False, error)

@@ -68,3 +68,24 @@ async def test_a_killed_worker_fails_its_job_and_the_later_ones_with_worker_died
     with pytest.raises(WorkerDied):
         await asyncio.wait_for(workers.run(echo, b"x", 1), 5)
     assert workers.broken
+
+
+async def test_a_job_the_worker_cannot_read_fails_alone(workers: PipeWorkers) -> None:
+    """A job whose function the worker cannot import fails alone; the worker answers the next one."""
+    with pytest.raises(Exception, match="local"):
+        await workers.run(Unreadable(), 1)
+    assert await workers.run(echo, b"y", 2) == b"yy" and not workers.broken
+
+
+class Unreadable:
+    """Pickles fine here, fails to unpickle in the worker."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (fail_to_import, ("local",))
+
+    def __call__(self, *args: object) -> None:
+        return None
+
+
+def fail_to_import(name: str) -> None:
+    raise ImportError(f"no module has {name}")
