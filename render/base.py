@@ -334,6 +334,25 @@ def encode_indexed(indexed: Image.Image) -> bytes:
     )
 
 
+def to_png_over(
+    image: Image.Image,
+    unchanged: Image.Image,
+    tiles: Iterable[tuple[Image.Image, tuple[int, int]]],
+    changed: Iterable[tuple[int, int, int, int]],
+    palette: Image.Image,
+) -> bytes:
+    """:func:`to_png` of ``image`` with the renderer's fixed ``palette``, quantizing only the ``changed`` boxes: the
+    rest is ``unchanged`` (the page the image was drawn on, quantized once; rows below it must lie in a changed box)
+    and ``tiles`` (parts quantized before, pasted where they go). Without dithering a pixel's index depends on its
+    colour alone, so the bytes are :func:`to_png`'s when the tiles show what the image shows there."""
+    indexed = unchanged.crop((0, 0, image.width, image.height))
+    for tile, at in tiles:
+        indexed.paste(tile, at)
+    for box in changed:
+        indexed.paste(image.crop(box).quantize(palette=palette, dither=Image.Dither.NONE), box[:2])
+    return encode_indexed(indexed)
+
+
 def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     """Encode as a palette PNG: boards have few colours. With the renderer's fixed palette (no dithering) every
     flat colour stays exact; without one, the octree quantizer keeps the colour of small features (a lone

@@ -11,6 +11,7 @@ for (where a piece can go, a suggested move, the move played) are drawn on the p
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -43,7 +44,7 @@ from render.base import (
     font,
     new_canvas,
     shown_names,
-    to_png,
+    to_png_over,
     winner_first,
 )
 from render.isaac_text import alt_text, text_board
@@ -246,14 +247,20 @@ def _board_image(game: isaac.IsaacGame, layout: Layout, height: int) -> Image.Im
     else:
         image, _ = new_canvas(layout.width, height)
         image.paste(board, (0, 0))
-    cell = layout.cell
     for span, _ in game.pieces():
-        first, last = span.split("-")
-        left, top, _, _ = _square_box(first, layout)
-        right, bottom = _square_box(last, layout)[2:]
-        box = (min(left, right - cell), min(top, bottom - cell), max(right, left + cell), max(bottom, top + cell))
+        box = _piece_cells(span, layout)
         image.paste(_empty_board(False, layout).crop(box), box)
     return image
+
+
+def _piece_cells(span: str, layout: Layout) -> Box:
+    """The cells a piece lies on ("c3-c5"), or one square ("c3"), as one box."""
+    cell = layout.cell
+    first, _, last = span.partition("-")
+    last = last or first
+    left, top, _, _ = _square_box(first, layout)
+    right, bottom = _square_box(last, layout)[2:]
+    return min(left, right - cell), min(top, bottom - cell), max(right, left + cell), max(bottom, top + cell)
 
 
 def _number_chip(
@@ -598,6 +605,11 @@ def render(
     position before it)."""
     shape = layout_of(layout)
     marks = Marks.of(highlight, suggestion, played)
+    return _encoded(drawn(game, names, language, shape, marks), game, shape, marks)
+
+
+def drawn(game: isaac.IsaacGame, names: tuple[str, str], language: str, shape: Layout, marks: Marks) -> Image.Image:
+    """The picture :func:`render` encodes, in RGB."""
     names = shown_names(names, language)
     panel = _panel_box(game, names, language, shape, marks)
     image = _board_image(game, shape, shape.height if not shape.columns else panel[3] + MARGIN)
@@ -614,7 +626,84 @@ def render(
     if marks:
         _draw_requested(draw, marks, shape)
     _draw_panel(draw, game, names, language, shape, marks)
-    return to_png(image, PALETTE)
+    return image
+
+
+# ------------------------------------------------------------------------------------------------ encoding
+
+
+def _encoded(image: Image.Image, game: isaac.IsaacGame, layout: Layout, marks: Marks) -> bytes:
+    """The picture as PNG, quantized only where it is not the empty board (quantized once) nor a piece drawn before
+    with nothing over it (each quantized the first time it is drawn there): the header, the panel, and the cells of
+    the last move, the counters and the marks. Quantizing the whole picture was a third of an ISAAC board's drawing;
+    the bytes are the same (``tests/test_render_isaac_encoding.py``)."""
+    marked = _marked_spans(game, marks)
+    covered = {square for span in marked for square in (_squares(span) if "-" in span else [span])}
+    tiles, changed = (
+        [],
+        {*_words_boxes(layout, image.height), *(_around(_piece_cells(span, layout)) for span in marked)},
+    )
+    for span, owner in game.pieces():
+        if covered.isdisjoint(_squares(span)):
+            tiles.append(_piece_tile(image, layout, span, owner))
+        else:
+            changed.add(_around(_piece_cells(span, layout)))
+    return to_png_over(image, _indexed_page(layout), tiles, changed, PALETTE)
+
+
+def _marked_spans(game: isaac.IsaacGame, marks: Marks) -> set[str]:
+    """Where something is drawn besides the board and the pieces, as spans ("c3-c5") or squares ("c3"): the last
+    move, the counters, the marks."""
+    spans: set[str] = set(ringed(marks.highlight))
+    last = _last_action(game)
+    if last is not None:
+        spans.add(_span_of_move(last))
+    spans.update(square for player in (0, 1) if (square := game.counter_square(player)) is not None)
+    for move in (marks.played, marks.suggestion):
+        text = (move or "pass").strip().lower()
+        if text != "pass":
+            spans.add(_span_of_move(text))
+    return spans
+
+
+def _around(box: Box, margin: int = 3) -> Box:
+    """A square's box and a few pixels round it (an outline drawn on its edge)."""
+    left, top, right, bottom = box
+    return left - margin, top - margin, right + margin, bottom + margin
+
+
+def _words_boxes(layout: Layout, height: int) -> tuple[Box, Box]:
+    """The header, and the panel (under the board: everything below it)."""
+    header = (0, 0, layout.width, layout.board_y)
+    if layout.columns:
+        return header, (0, layout.panel[1], layout.width, height)
+    return header, _around(layout.panel)
+
+
+@cache
+def _indexed_page(layout: Layout) -> Image.Image:
+    """The empty board's page in the palette's indices, quantized once."""
+    return _empty_board(True, layout).quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+_TILES: OrderedDict[tuple[str, str, int], Image.Image] = OrderedDict()
+TILES_KEPT = 512  # a piece is at most 70 x 490 px (one byte each): a few MB per drawing process
+
+
+def _piece_tile(image: Image.Image, layout: Layout, span: str, owner: int) -> tuple[Image.Image, tuple[int, int]]:
+    """A piece with nothing over it, in the palette's indices, and where it goes: quantized from ``image`` the first
+    time (its cells hold only the board and the piece, the same wherever it is drawn), kept for the next boards."""
+    box = _piece_cells(span, layout)
+    key = (layout.name, span, owner)
+    tile = _TILES.get(key)
+    if tile is None:
+        tile = image.crop(box).quantize(palette=PALETTE, dither=Image.Dither.NONE)
+        _TILES[key] = tile
+        if len(_TILES) > TILES_KEPT:
+            _TILES.popitem(last=False)
+    else:
+        _TILES.move_to_end(key)
+    return tile, box[:2]
 
 
 __all__ = ["HEIGHT", "WIDTH", "alt_text", "render", "ringed", "square_center", "text_board"]
