@@ -185,7 +185,9 @@ def _length(span: str) -> int:
 
 
 def _squares(span: str) -> list[str]:
-    first, last = (isaac.black_number(end) for end in span.split("-"))
+    """The squares of a span ("c3-c5"), or the one square named ("c3")."""
+    start, _, end = span.partition("-")
+    first, last = isaac.black_number(start), isaac.black_number(end or start)
     step = 1 if last - first < isaac.SIZE else isaac.SIZE
     return [isaac.square_name(index % isaac.SIZE, index // isaac.SIZE + 1) for index in range(first, last + 1, step)]
 
@@ -359,7 +361,7 @@ def ringed(items: Iterable[str]) -> list[str]:
         if text.startswith("x "):
             found[span.split("-")[0]] = None
         else:
-            found.update(dict.fromkeys(_squares(span) if "-" in span else [span]))
+            found.update(dict.fromkeys(_squares(span)))
     return list(found)
 
 
@@ -638,11 +640,9 @@ def _encoded(image: Image.Image, game: isaac.IsaacGame, layout: Layout, marks: M
     the last move, the counters and the marks. Quantizing the whole picture was a third of an ISAAC board's drawing;
     the bytes are the same (``tests/test_render_isaac_encoding.py``)."""
     marked = _marked_spans(game, marks)
-    covered = {square for span in marked for square in (_squares(span) if "-" in span else [span])}
-    tiles, changed = (
-        [],
-        {*_words_boxes(layout, image.height), *(_around(_piece_cells(span, layout)) for span in marked)},
-    )
+    covered = {square for span in marked for square in _squares(span)}
+    tiles = []
+    changed = {*_words_boxes(layout, image.height), *(_around(_piece_cells(span, layout)) for span in marked)}
     for span, owner in game.pieces():
         if covered.isdisjoint(_squares(span)):
             tiles.append(_piece_tile(image, layout, span, owner))

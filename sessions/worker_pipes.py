@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessions.workers import PRELOAD
+from sessions.workers import fork_server
 
 READY = b"ready"
 START_TIMEOUT = 60.0  # seconds for a worker to start and run its initializer (the fork server imports the bot's code)
@@ -128,8 +128,7 @@ class PipeWorkers:
     def start(self) -> None:
         """Start the workers and wait until each has run its initializer (blocking: in a thread). WorkerDied if
         one could not start."""
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(list(PRELOAD))
+        context = fork_server()
         for _ in range(self.count):
             jobs_out, jobs_in = context.Pipe(duplex=False)
             answers_out, answers_in = context.Pipe(duplex=False)

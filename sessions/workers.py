@@ -46,10 +46,15 @@ def _exit_with(sentinel: int) -> None:
 
 def worker_pool(workers: int, initializer: Callable[[], None] = follow_parent) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes from the fork server; ``initializer`` must call :func:`follow_parent`."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=fork_server(), initializer=initializer)
+
+
+def fork_server() -> multiprocessing.context.ForkServerContext:
+    """The context every worker starts from: the fork server, with the project's modules preloaded."""
     context = multiprocessing.get_context("forkserver")
     # Read when the fork server starts (the first worker of the first pool); it serves every pool after that.
     context.set_forkserver_preload(list(PRELOAD))
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=initializer)
+    return context
 
 
 def _in_fork_server() -> bool:

@@ -84,16 +84,18 @@ async def post_report(
     channel: discord.abc.Messageable,
     report: Report,
     buttons: dict[str, Any],
+    picture: asyncio.Future[discord.File] | None = None,
 ) -> None:
     """Post a report's board in ``channel`` (the game's thread, when the member acted elsewhere) with the
-    announcement's nonce, and note it delivered. A failure (Discord's, the drawing's, the database's) leaves it
-    to the outbox, which posts in the same place."""
+    announcement's nonce, and note it delivered; ``picture``: the board, already being drawn in the server's
+    language (:func:`start_picture`). A failure (Discord's, the drawing's, the database's) leaves it to the outbox,
+    which posts in the same place."""
     game = report.game
     guild = client.get_guild(game.guild_id)
     locale = guild.preferred_locale if guild else None
     announcement_id = report.announcement_id or 0
     try:
-        text, file = await report_message(guild, service, locale, report, buttons)
+        text, file = await report_message(guild, service, locale, report, buttons, picture)
         service.announcements.sending(game.id, announcement_id)
         message = await channel.send(text, file=file, nonce=nonce(announcement_id), **buttons)
         service.announcements.delivered(game.id, announcement_id, message.id)
@@ -120,9 +122,7 @@ async def answer(
     ended a game played in a thread, its challenge message then shows the result (best-effort, once per game)."""
     thread_id = report.game.thread_id
     if thread_id is not None and interaction.channel_id != thread_id and not edit:
-        if picture is not None:  # drawn again in the thread's server's language by post_report
-            picture.cancel()
-        await _redirect_to_thread(interaction, report, thread_id, buttons)
+        await _redirect_to_thread(interaction, report, thread_id, buttons, picture)
         return
     await _reply(interaction, report, buttons, edit=edit, picture=picture)
     await update_header(interaction.client, service_of(interaction), report)
@@ -149,7 +149,11 @@ async def hold_place(interaction: discord.Interaction, report: Report) -> None:
 
 
 async def _redirect_to_thread(
-    interaction: discord.Interaction, report: Report, thread_id: int, buttons: dict[str, Any]
+    interaction: discord.Interaction,
+    report: Report,
+    thread_id: int,
+    buttons: dict[str, Any],
+    picture: asyncio.Future[discord.File] | None,
 ) -> None:
     """The board goes to the thread, where the game is followed, and the member is told privately where (two
     requests instead of one)."""
@@ -159,7 +163,7 @@ async def _redirect_to_thread(
     except FAILED as error:
         log.info("Could not point %s to the thread: %s", interaction.user.id, error)
     thread = interaction.client.get_partial_messageable(thread_id, guild_id=report.game.guild_id)
-    await post_report(interaction.client, service_of(interaction), thread, report, buttons)
+    await post_report(interaction.client, service_of(interaction), thread, report, buttons, picture)
 
 
 async def tell_played(interaction: discord.Interaction) -> None:

@@ -163,13 +163,11 @@ def select_menu(custom_id: str, menu: Menu, locale: Any) -> discord.ui.Select:
 
 
 def button_component(game_id: int, ply: int, action: str, locale: Any) -> dict[str, Any]:
-    label = tr(locale, LABELS[action])
-    return {
-        "type": BUTTON,
-        "style": STYLES[action].value,
-        "label": label,
-        "custom_id": f"{PREFIX}:{game_id}:{ply}:{action}",
-    }
+    return button_json(STYLES[action], tr(locale, LABELS[action]), f"{PREFIX}:{game_id}:{ply}:{action}")
+
+
+def button_json(style: discord.ButtonStyle, label: str, custom_id: str) -> dict[str, Any]:
+    return {"type": BUTTON, "style": style.value, "label": label, "custom_id": custom_id}
 
 
 class BoardControls(discord.ui.View):
@@ -275,12 +273,7 @@ def rematch_button(game_id: int, locale: Any) -> discord.ui.Button[Any]:
 def rematch_view(game_id: int, locale: Any) -> BoardControls:
     """Rematch under a finished game's board, as Discord's JSON: the persistent handler takes the press, so
     discord.py keeps nothing for the message (a view with a plain button it would keep for good, one per game)."""
-    button = {
-        "type": BUTTON,
-        "style": discord.ButtonStyle.primary.value,
-        "label": tr(locale, REMATCH_LABEL),
-        "custom_id": rematch_custom_id(game_id),
-    }
+    button = button_json(discord.ButtonStyle.primary, tr(locale, REMATCH_LABEL), rematch_custom_id(game_id))
     return BoardControls([{"type": ROW, "components": [button]}], None)
 
 
