@@ -213,15 +213,16 @@ def features(
 _LOG1P = [math.log1p(n) for n in range(64)]
 
 
-def value(q1: int, phi: tuple[float, ...], w: Weights) -> float:
-    """The value for the side to roll: closing on this roll (q1 of six faces), else the race."""
+def value(q1: int, phi: tuple[float, ...], w: Weights, close: float = CLOSE_VALUE) -> float:
+    """The value for the side to roll: closing on this roll (q1 of six faces, each worth ``close``), else the
+    race."""
     if q1 >= 6:
-        return CLOSE_VALUE
+        return close
     z = 0.0
     for a, b in zip(w, phi):  # noqa: B905  (equal lengths; strict costs time in the hottest loop)
         z += a * b
     race = math.tanh(0.5 * z)
-    return (q1 * CLOSE_VALUE + (6 - q1) * race) / 6
+    return (q1 * close + (6 - q1) * race) / 6
 
 
 def leaf_features(geo: Geometry, roller: Side, placer: Side) -> tuple[int, tuple[float, ...]]:
@@ -232,10 +233,12 @@ def leaf_features(geo: Geometry, roller: Side, placer: Side) -> tuple[int, tuple
     return mine[0], features(roller.best(), placer.best(), their, mine)
 
 
-def leaf_value(geo: Geometry, roller: Side, placer: Side, w: Weights | None = None) -> float:
-    """Value for the side about to roll."""
+def leaf_value(
+    geo: Geometry, roller: Side, placer: Side, w: Weights | None = None, roller_close: float = CLOSE_VALUE
+) -> float:
+    """Value for the side about to roll (a close of theirs worth ``roller_close``)."""
     q1, phi = leaf_features(geo, roller, placer)
-    return value(q1, phi, WEIGHTS if w is None else w)
+    return value(q1, phi, WEIGHTS if w is None else w, roller_close)
 
 
 def placement_values(
@@ -245,6 +248,7 @@ def placement_values(
     face: int,
     roller_closing: list[list[int]] | None = None,
     w: Weights | None = None,
+    roller_close: float = CLOSE_VALUE,
 ) -> tuple[dict[int, float], float, set[int]]:
     """Every placement of ``face`` that touches a plan, valued for the placer; the value of any other placement;
     and the placements that complete one of the placer's templates (valued ``CLOSE_VALUE``). ``roller_closing``:
@@ -313,7 +317,7 @@ def placement_values(
     base_p_threat = threat_summary(p_closing)
 
     def roller_value(r_best: tuple[int, int, int], p_best: tuple[int, int, int], r_threat, p_threat) -> float:
-        return value(r_threat[0], features(r_best, p_best, p_threat, r_threat), w)
+        return value(r_threat[0], features(r_best, p_best, p_threat, r_threat), w, roller_close)
 
     baseline = -roller_value(base_r, base_p, base_r_threat, base_p_threat)
     values: dict[int, float] = {}

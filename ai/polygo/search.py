@@ -13,11 +13,13 @@ import math
 from typing import Any
 
 from ai.polygo.evaluate import CLOSE_VALUE, Side, leaf_value, placement_values
+from ai.polygo.extra_turns import ExtraTurns
 from ai.polygo.geometry import FACES, Geometry, bits, geometry, stones_of
 from ai.search import Deadline, SearchTimeout
 from engines import polygo as E
 
 WIDE = 16  # depth 2 goes no wider: the placements below the best 16 at depth 1 are hardly ever best
+LATER = 0.05  # a close a turn later is worth a little less than one now: the opponent gets a turn to build
 EXACT_THREATS_S = 0.25  # below this budget the opponent's threats come from templates only (a scan costs ~50 ms)
 
 
@@ -45,13 +47,13 @@ class Root:
             self.their_closing = self.theirs.closing(self.geo, occupied)
 
 
-def first_ply(root: Root) -> tuple[dict[int, float], set[int]]:
+def first_ply(root: Root, deadline: Deadline | None = None) -> tuple[dict[int, float], set[int]]:
     """Every legal placement valued at depth 1; the second result holds the values that are exact."""
     geo, game = root.geo, root.game
     own = root.mine.own
     exact: set[int] = set()
     if root.extra_turns:
-        values = _extra_turn_values(root)
+        values = _extra_turn_values(root, deadline)
     else:
         touched, baseline, _ = placement_values(geo, root.mine, root.theirs, root.face, root.their_closing)
         values = {mask: touched.get(mask, baseline) for mask in root.moves}
@@ -62,26 +64,39 @@ def first_ply(root: Root) -> tuple[dict[int, float], set[int]]:
             continue
         after = game.copy()
         after.play(move)
-        value = finish_value(root, after, mask)
+        value = finish_value(root, after, mask, deadline)
         if value is not None:
             values[mask] = value
             exact.add(mask)
     return values, exact
 
 
-def finish_value(root: Root, after: Any, placed: int) -> float | None:
-    """The value of ``placed`` if it ends my turn with a polygon (``after`` the game then); None if it does not."""
+def finish_value(root: Root, after: Any, placed: int, deadline: Deadline | None = None) -> float | None:
+    """The value of ``placed`` if it ends my turn with a polygon (``after`` the game then); None if it does not.
+
+    A first finish is worth what the opponent's two extra turns leave of it: searched to their end while
+    ``deadline`` allows (win 1, tie 0, loss -1, expected), else estimated from their templates."""
     me = root.me
     if not after.finished[me]:
         return None
     if after.is_over:
         winner = after.result().winner
         return 0.0 if winner is None else (1.0 if winner == me else -1.0)
-    # I finished first: the opponent has two turns to close a polygon that beats mine
     geo = root.geo
     mine = stones_of(after, me)
-    theirs = Side.scan(geo, stones_of(after, 1 - me), mine, limit=12)
-    need = after.scores()[me] + 1
+    theirs = stones_of(after, 1 - me)
+    if deadline is not None and deadline.remaining() > 0:
+        try:
+            return 1.0 - 2.0 * ExtraTurns(geo, theirs, mine, after.scores()[me], deadline).both()
+        except SearchTimeout:
+            pass
+    return _estimated_finish_value(root, after, placed, Side.scan(geo, theirs, mine, limit=12))
+
+
+def _estimated_finish_value(root: Root, after: Any, placed: int, theirs: Side) -> float:
+    """A first finish valued from the opponent's templates (out of time for the search)."""
+    geo = root.geo
+    need = after.scores()[root.me] + 1
     big = {k: g for k, g in theirs.near.items() if geo.score[k] >= need}
     # their next placement: any loop of theirs that scores more than mine, found exactly
     faces = 0
@@ -99,11 +114,17 @@ def _score(geo: Geometry, own: int) -> int:
     return 0 if polygon is None else int(polygon["score"])
 
 
-def _extra_turn_values(root: Root) -> dict[int, float]:
-    """The opponent has finished: only a bigger polygon of mine, closed in my extra turns, wins."""
+def _extra_turn_values(root: Root, deadline: Deadline | None) -> dict[int, float]:
+    """The opponent has finished: only a polygon of mine worth at least theirs, closed in my extra turns, helps
+    (a tie draws). Closes are valued later, exactly; here the placements that close nothing."""
     game, geo = root.game, root.geo
     if game.extra_turns_left is not None and game.extra_turns_left <= 1:
-        return dict.fromkeys(root.moves, -1.0)  # a placement that closes nothing loses; closes are set later
+        return dict.fromkeys(root.moves, -1.0)  # a placement that closes nothing loses
+    if deadline is not None and deadline.remaining() > 0:
+        try:
+            return _searched_extra_turn_values(root, deadline)
+        except SearchTimeout:
+            pass
     need = root.their_score + 1
     values = {}
     occupied = root.mine.own | root.theirs.own
@@ -115,10 +136,30 @@ def _extra_turn_values(root: Root) -> dict[int, float]:
     return values
 
 
+def _searched_extra_turn_values(root: Root, deadline: Deadline) -> dict[int, float]:
+    """My first extra turn's placements, each valued by my best close on the last one (win 1, tie 0, loss -1);
+    a placement away from my stones keeps the last turn's chances as they are."""
+    turns = ExtraTurns(root.geo, root.mine.own, root.theirs.own, root.their_score, deadline)
+    beside_me = {mask: beside for mask, beside in turns.touching[root.face]}
+    apart = 2.0 * turns.last() - 1.0 - 1e-3
+    values = {}
+    for mask in root.moves:
+        beside = beside_me.get(mask)
+        values[mask] = apart if beside is None else 2.0 * turns.first(mask, beside) - 1.0
+    return values
+
+
 def reply_value(
-    geo: Geometry, mine: Side, theirs: Side, placed: int, their_closing: list[list[int]], deadline: Deadline
+    geo: Geometry,
+    mine: Side,
+    theirs: Side,
+    placed: int,
+    their_closing: list[list[int]],
+    deadline: Deadline,
+    my_close: float = CLOSE_VALUE,
 ) -> float:
-    """My value after my placement ``placed``: the opponent's best answer to each of the six faces, averaged."""
+    """My value after my placement ``placed``: the opponent's best answer to each of the six faces, averaged;
+    a close of mine on the roll after is worth ``my_close``."""
     total = 0.0
     occupied = mine.own | theirs.own
     for face in FACES:
@@ -126,13 +167,13 @@ def reply_value(
         if any(not cover & placed for cover in their_closing[face - 1]):
             total -= CLOSE_VALUE  # they close a loop (found exactly at the root) that I did not block
             continue
-        values, baseline, _ = placement_values(geo, theirs, mine, face)
+        values, baseline, _ = placement_values(geo, theirs, mine, face, roller_close=my_close)
         if values:
             total -= max(max(values.values()), baseline)
         elif any(not mask & occupied for mask in geo.placements[face]):
             total -= baseline
         else:  # the block fits nowhere: they pass and I roll
-            total += leaf_value(geo, mine, theirs)
+            total += leaf_value(geo, mine, theirs, roller_close=my_close)
     return total / 6
 
 
@@ -143,7 +184,7 @@ def root_values(game: Any, deadline: Deadline, max_width: int | None) -> tuple[d
     up to ``WIDE``). Moves searched to depth 2 outrank the others: a depth-1 value is kept below the worst of
     them."""
     root = Root(game, exact_threats=deadline.remaining() >= EXACT_THREATS_S)
-    values, exact = first_ply(root)
+    values, exact = first_ply(root, deadline)
     if root.extra_turns or len(values) <= 1:
         return _named(root, values, exact)
     ranked = sorted(values, key=lambda m: -values[m])
@@ -151,6 +192,8 @@ def root_values(game: Any, deadline: Deadline, max_width: int | None) -> tuple[d
     if limit == 0 or (ranked[0] in exact and values[ranked[0]] >= CLOSE_VALUE):
         return _named(root, values, exact)
     geo = root.geo
+    # a close of mine a turn later is worth about what my best one now is (its extra-turn danger grows)
+    my_close = min(CLOSE_VALUE, max(values[m] for m in exact) - LATER) if exact else CLOSE_VALUE
     depth2: dict[int, float] = {}
     deadline.armed = True
     try:
@@ -159,7 +202,7 @@ def root_values(game: Any, deadline: Deadline, max_width: int | None) -> tuple[d
             for mask in ranked[:width]:
                 if mask not in depth2 and mask not in exact:
                     mine, theirs = root.mine.placed(geo, mask), root.theirs.blocked(geo, mask)
-                    depth2[mask] = reply_value(geo, mine, theirs, mask, root.their_closing, deadline)
+                    depth2[mask] = reply_value(geo, mine, theirs, mask, root.their_closing, deadline, my_close)
             if width >= limit:
                 break
             width = min(2 * width, limit)
