@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+import ai
 from ai.polygo import geometry, search
 from ai.polygo.extra_turns import ExtraTurns
 from ai.search import Deadline
@@ -152,3 +153,27 @@ def test_a_first_finish_is_worth_what_the_extra_turns_leave_of_it() -> None:
     value = search.finish_value(root, after, root.geo.mask_of(game.moves[-1]), Deadline(math.inf))
     assert before.turn == finisher
     assert value == pytest.approx(1 - 2 * turns_of(game).both())
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_only_level_4_searches_the_extra_turns_the_others_estimate_them(
+    level: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # weaker the natural way: the lower levels value a finish by the opponent's templates, as they always did
+    from ai.polygo import extra_turns
+    from tests.test_ai_polygo import FAST, RING, play_moves
+
+    searched: list[int] = []
+    both = extra_turns.ExtraTurns.both
+
+    def counted(self: ExtraTurns) -> float:
+        searched.append(level)
+        return both(self)
+
+    monkeypatch.setattr(extra_turns.ExtraTurns, "both", counted)
+    game = play_moves(9, RING)
+    move = ai.choose_move(game, level, seed=1, **FAST)
+    after = game.copy()
+    after.play(move)
+    assert after.finished[0]  # every level closes the ring, the opponent having no answer
+    assert bool(searched) == (level == 4)

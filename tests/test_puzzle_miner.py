@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -83,3 +84,29 @@ def test_shipping_keeps_one_puzzle_per_position_and_counts_the_mining(tmp_path: 
     figures = shipped.header("isaac", tmp_path / "data")["mining"]["isaac"]
     assert figures["games"] == 2 and figures["found"] == 2 and figures["shipped"] == 1
     assert figures["cpu_hours"] == 1.0 and figures["per_cpu_hour"] == 1.0
+
+
+def test_a_recheck_drops_a_puzzle_whose_answer_is_not_the_only_move_and_ship_leaves_it_out(tmp_path: Path) -> None:
+    """After a change of a game's AI the shipped set is proven again; a puzzle whose stored answer the current
+    search does not find as the only move (here one given another legal move as its answer) is dropped, and stays
+    out when the set is shipped again from the work files."""
+    oracle = load(ISAAC)
+    sound, other = shipped.load("isaac")[:2]
+    state = oracle.position(other.options, list(other.moves))
+    wrong_move = next(m for m in state.legal_moves() if m != other.solution[0])
+    wrong = dataclasses.replace(other, solution=(wrong_move, *other.solution[1:]))
+    data, work = tmp_path / "data", tmp_path / "work"
+    work.mkdir()
+    shipped.write("isaac", [sound, wrong], data, {"isaac": {"cpu_hours": 1.0, "shipped": 2, "per_cpu_hour": 2.0}})
+    miner.recheck(ISAAC, jobs=1, directory=work, data=data)
+    assert [p.id for p in shipped.load("isaac", data)] == [sound.id]
+    assert list(miner.read_dropped("isaac", work)) == [wrong.id]
+    assert shipped.header("isaac", data)["mining"]["isaac"]["shipped"] == 1
+    items = []
+    for puzzle in (sound, wrong):
+        position = miner._digest(oracle.key(oracle.position(puzzle.options, list(puzzle.moves))))
+        items.append({**puzzle.to_dict(), "position": position})
+    line = {"seed": 1, "levels": [1, 4], "plies": 30, "candidates": 9, "cpu_s": 3600.0, "puzzles": items}
+    (work / "isaac.jsonl").write_text(json.dumps(line) + "\n")
+    miner.ship(ISAAC, work, data)
+    assert [p.id for p in shipped.load("isaac", data)] == [sound.id]

@@ -23,21 +23,24 @@ from ai.search import Analysis, Deadline, pick
 @dataclass(frozen=True)
 class Level:
     """``width``: how many of the best placements get the opponent's answers (depth 2), 0 for none, None for
-    as many as the time allows; ``seconds``: the time budget; ``temperature``: the softmax over move values."""
+    as many as the time allows; ``seconds``: the time budget; ``temperature``: the softmax over move values;
+    ``extra_turns``: the two extra turns after a finish searched to their end (else estimated from templates)."""
 
     width: int | None
     seconds: float
     temperature: float
+    extra_turns: bool = False
 
 
-# Weaker the natural way: level 4 looks at the opponent's answer to each die face, the others value each
-# placement by the position it leaves and pick by a softmax over those values, more carelessly the lower the
-# level (they prefer good moves and mix up moves of similar worth, without random blunders).
+# Weaker the natural way: level 4 looks at the opponent's answer to each die face and searches the extra turns
+# after a finish to their end; the others value each placement by the position it leaves (a finish by the
+# opponent's templates) and pick by a softmax over those values, more carelessly the lower the level (they prefer
+# good moves and mix up moves of similar worth, without random blunders).
 LEVELS: dict[int, Level] = {
     1: Level(width=0, seconds=0.5, temperature=0.5),
     2: Level(width=0, seconds=0.5, temperature=0.2),
     3: Level(width=0, seconds=0.5, temperature=0.08),
-    4: Level(width=None, seconds=1.6, temperature=0.0),
+    4: Level(width=None, seconds=1.6, temperature=0.0, extra_turns=True),
 }
 
 
@@ -65,7 +68,7 @@ def choose_move(
         return moves[0]
     config = LEVELS[level]
     budget = config.seconds if budget_s is None else budget_s
-    values, closing = root_values(state, _deadline(budget), _width(max_depth, config))
+    values, closing = root_values(state, _deadline(budget), _width(max_depth, config), config.extra_turns)
     best = Analysis(values, 1, False).best()
     if best[0] in closing and best[1] > 0:
         return best[0]  # every level sees a polygon it can close: missing one is no way to be gentle

@@ -177,14 +177,16 @@ def reply_value(
     return total / 6
 
 
-def root_values(game: Any, deadline: Deadline, max_width: int | None) -> tuple[dict[str, float], set[str]]:
+def root_values(
+    game: Any, deadline: Deadline, max_width: int | None, extra_turns: bool = True
+) -> tuple[dict[str, float], set[str]]:
     """Root move -> value for the player to act, and the moves that close a polygon (their values are exact).
 
     Depth 1 for every placement; depth 2 for the best ``max_width`` (None: doubling from 2 while the time lasts,
     up to ``WIDE``). Moves searched to depth 2 outrank the others: a depth-1 value is kept below the worst of
-    them."""
+    them. ``extra_turns``: the two extra turns after a finish are searched to their end (else estimated)."""
     root = Root(game, exact_threats=deadline.remaining() >= EXACT_THREATS_S)
-    values, exact = first_ply(root, deadline)
+    values, exact = first_ply(root, deadline if extra_turns else None)
     if root.extra_turns or len(values) <= 1:
         return _named(root, values, exact)
     ranked = sorted(values, key=lambda m: -values[m])
