@@ -365,3 +365,28 @@ def test_the_ladders_table_only_mode_reads_the_games_without_playing(tictactoe: 
     assert read.records == sorted(played.records, key=lambda r: r["index"])
     assert read.summary() == played.summary() and read.resolved() == ("random", "uct:20")
     assert ladder.recorded(Match("random", "uct:30", "tictactoe", seed=3), out).records == []
+
+
+def _games_file(path: Path, results: list[int | None], a: str = "L4") -> Path:
+    """A game file of a match where ``a`` plays side (index % 2) and each game's winner is given."""
+    lines = []
+    for index, winner in enumerate(results):
+        players_ = [a, "uct"] if index % 2 == 0 else ["uct", a]
+        record = {"match": {"a": a}, "index": index, "players": players_, "error": None}
+        lines.append(json.dumps({**record, "result": {"winner": winner}}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_paired_compares_the_same_games_and_reads_the_side_each_game_gave_the_player(tmp_path: Path) -> None:
+    from bench import paired
+
+    # game 0: a on side 0; game 1: a on side 1. Before: a wins game 0, draws game 1; after: loses 0, wins 1, and a
+    # third game only after has no partner and is left out
+    before = _games_file(tmp_path / "before.jsonl", [0, None])
+    after = _games_file(tmp_path / "after.jsonl", [1, 1, 0])
+    assert paired.scores(before) == {0: 1.0, 1: 0.5}
+    assert paired.scores(after) == {0: 0.0, 1: 1.0, 2: 1.0}
+    mean, low, high = paired.paired([1.0, 0.5], [0.0, 1.0])
+    assert mean == pytest.approx(-0.25) and low < mean < high
+    assert paired.paired([0.5, 1.0, 0.0], [0.5, 1.0, 0.0]) == (0.0, 0.0, 0.0)

@@ -6,16 +6,16 @@ placement must touch the player's stones (a loop of the two blocks alone scores 
 14), the second must meet the stones at two points at least (a new loop runs through it). The result is the
 player's expected outcome when they play each face as well as possible: 1 for a beat, 1/2 for a tie, 0 otherwise.
 
-Level 4 uses it to value a finish of its own (how often the opponent answers it) and its own extra turns; the
-template estimate it replaces put the opponent's chance at 0.10-0.19 where the search finds 0.35-0.75 in the
-positions where level 4 closed the smallest ring and then lost (docs/ai.md, issue 30).
+Level 4 uses it to value a finish of its own (how often the opponent answers it) and its own extra turns. The
+template estimate it replaces was far too hopeful: in the 13 of 40 games against the reference that level 4 drew
+or lost after finishing first, it put the opponent's chance at 0.14-0.37 (median 0.19), where this search finds
+0.28-1.00 (median 0.71) (docs/ai.md, issue 30).
 """
 
 from __future__ import annotations
 
-from ai.polygo.geometry import FACES, Geometry, bits
+from ai.polygo.geometry import FACES, Geometry, bits, polygon_score
 from ai.search import Deadline
-from engines import polygo as E
 
 
 class ExtraTurns:
@@ -42,7 +42,7 @@ class ExtraTurns:
         if found is None:
             found = -1.0
             if self.geo.encloses(stones):
-                found = _against(_score(self.geo, stones), self.need)
+                found = _against(polygon_score(self.geo, stones), self.need)
             self._outcomes[stones] = found
         return found
 
@@ -99,12 +99,6 @@ class ExtraTurns:
             if (total + 5 - i) / 6 < stop_below:
                 return total / 6  # even every face left closing would not reach the best found
         return total / 6
-
-
-def _score(geo: Geometry, stones: int) -> int:
-    names = [E.point_name(i % geo.width, i // geo.width) for i in bits(stones)]
-    polygon = E.polygon_from_points(names, geo.size)
-    return 0 if polygon is None else int(polygon["score"])
 
 
 def _against(score: int, need: int) -> float:

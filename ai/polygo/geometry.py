@@ -180,6 +180,14 @@ def geometry(size: int) -> Geometry:
     return Geometry(size)
 
 
+def polygon_score(geo: Geometry, stones: int) -> int:
+    """The score (stones + 2 x territory, without a finisher's bonus) of the best polygon of ``stones``, 0 if
+    they have none, as the engine scores it."""
+    names = [E.point_name(i % geo.width, i // geo.width) for i in bits(stones)]
+    polygon = E.polygon_from_points(names, geo.size)
+    return 0 if polygon is None else int(polygon["score"])
+
+
 def stones_of(game: object, player: int) -> int:
     """A player's stones as a bitmask in the engine's layout, read point by point through the engine's API."""
     size = game.size  # type: ignore[attr-defined]

@@ -14,9 +14,9 @@ from typing import Any
 
 from ai.polygo.evaluate import CLOSE_VALUE, Side, leaf_value, placement_values
 from ai.polygo.extra_turns import ExtraTurns
-from ai.polygo.geometry import FACES, Geometry, bits, geometry, stones_of
+from ai.polygo.geometry import FACES, Geometry, geometry, polygon_score, stones_of
 from ai.search import Deadline, SearchTimeout
-from engines import polygo as E
+from engines.polygo import FIRST_FINISH_BONUS
 
 WIDE = 16  # depth 2 goes no wider: the placements below the best 16 at depth 1 are hardly ever best
 LATER = 0.05  # a close a turn later is worth a little less than one now: the opponent gets a turn to build
@@ -101,17 +101,11 @@ def _estimated_finish_value(root: Root, after: Any, placed: int, theirs: Side) -
     # their next placement: any loop of theirs that scores more than mine, found exactly
     faces = 0
     for covers in root.their_closing:
-        if any(not cover & placed and _score(geo, theirs.own | cover) >= need for cover in covers):
+        if any(not cover & placed and polygon_score(geo, theirs.own | cover) >= need for cover in covers):
             faces += 1
     missing = min(big.values()) if big else 99
     danger = max(faces / 6, math.exp(-max(missing - 1, 0) / 3) if big else 0.0)
     return 0.98 - 1.5 * danger
-
-
-def _score(geo: Geometry, own: int) -> int:
-    names = [E.point_name(i % geo.width, i // geo.width) for i in bits(own)]
-    polygon = E.polygon_from_points(names, geo.size)
-    return 0 if polygon is None else int(polygon["score"])
 
 
 def _extra_turn_values(root: Root, deadline: Deadline | None) -> dict[int, float]:
@@ -157,15 +151,17 @@ def reply_value(
     their_closing: list[list[int]],
     deadline: Deadline,
     my_close: float = CLOSE_VALUE,
+    their_close: list[float] | None = None,
 ) -> float:
     """My value after my placement ``placed``: the opponent's best answer to each of the six faces, averaged;
-    a close of mine on the roll after is worth ``my_close``."""
+    a close of mine on the roll after is worth ``my_close``, a close of theirs ``their_close`` of its face."""
     total = 0.0
     occupied = mine.own | theirs.own
     for face in FACES:
         deadline.check()
         if any(not cover & placed for cover in their_closing[face - 1]):
-            total -= CLOSE_VALUE  # they close a loop (found exactly at the root) that I did not block
+            # they close a loop (found exactly at the root) that I did not block
+            total -= CLOSE_VALUE if their_close is None else their_close[face - 1]
             continue
         values, baseline, _ = placement_values(geo, theirs, mine, face, roller_close=my_close)
         if values:
@@ -196,6 +192,8 @@ def root_values(
     geo = root.geo
     # a close of mine a turn later is worth about what my best one now is (its extra-turn danger grows)
     my_close = min(CLOSE_VALUE, max(values[m] for m in exact) - LATER) if exact else CLOSE_VALUE
+    # and a close of theirs is worth to them what my extra turns after it leave of it
+    their_close = _their_close_values(root, deadline) if extra_turns else None
     depth2: dict[int, float] = {}
     deadline.armed = True
     try:
@@ -204,7 +202,9 @@ def root_values(
             for mask in ranked[:width]:
                 if mask not in depth2 and mask not in exact:
                     mine, theirs = root.mine.placed(geo, mask), root.theirs.blocked(geo, mask)
-                    depth2[mask] = reply_value(geo, mine, theirs, mask, root.their_closing, deadline, my_close)
+                    depth2[mask] = reply_value(
+                        geo, mine, theirs, mask, root.their_closing, deadline, my_close, their_close
+                    )
             if width >= limit:
                 break
             width = min(2 * width, limit)
@@ -213,6 +213,22 @@ def root_values(
     if depth2:
         values = _deepest(values, depth2, exact)
     return _named(root, values, exact)
+
+
+def _their_close_values(root: Root, deadline: Deadline) -> list[float] | None:
+    """Per die face, what the opponent's biggest close next turn is worth to them: 1 - 2 x my expected result in
+    my two extra turns after it (searched); None when the time runs out."""
+    geo = root.geo
+    out = [CLOSE_VALUE] * 6
+    try:
+        for i, covers in enumerate(root.their_closing):
+            if covers:
+                score, cover = max((polygon_score(geo, root.theirs.own | cover), cover) for cover in covers)
+                turns = ExtraTurns(geo, root.mine.own, root.theirs.own | cover, score + FIRST_FINISH_BONUS, deadline)
+                out[i] = 1.0 - 2.0 * turns.both()
+    except SearchTimeout:
+        return None
+    return out
 
 
 def _deepest(values: dict[int, float], deep: dict[int, float], exact: set[int]) -> dict[int, float]:
