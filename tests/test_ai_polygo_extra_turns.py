@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -57,8 +58,8 @@ def engine_outcome(game: P.PolygoGame, player: int) -> float:
     return 0.5 if winner is None else float(winner == player)
 
 
-def engine_last_turn(game: P.PolygoGame, player: int) -> float:
-    """The player's best outcome on their last extra turn, each face rolled and every legal move played."""
+def best_over_faces(game: P.PolygoGame, value: Callable[[P.PolygoGame, str], float]) -> float:
+    """Each face rolled, every legal move played on the engine: the mean over the faces of the best ``value``."""
     total = 0.0
     for face in range(1, 7):
         rolled = game.copy()
@@ -67,9 +68,14 @@ def engine_last_turn(game: P.PolygoGame, player: int) -> float:
         for move in rolled.legal_moves():
             after = rolled.copy()
             after.play(move)
-            best = max(best, engine_outcome(after, player))
+            best = max(best, value(after, move))
         total += best
     return total / 6
+
+
+def engine_last_turn(game: P.PolygoGame, player: int) -> float:
+    """The player's best outcome on their last extra turn, each face rolled and every legal move played."""
+    return best_over_faces(game, lambda after, _: engine_outcome(after, player))
 
 
 def turns_of(game: P.PolygoGame) -> ExtraTurns:
@@ -113,23 +119,17 @@ def test_both_extra_turns_are_the_engines_best_play(seed: int) -> None:
     player = 1 - game.first_finisher
     turns = turns_of(game)
     geo = turns.geo
-    total = 0.0
-    for face in range(1, 7):
-        rolled = game.copy()
-        rolled.play(f"roll {face}")
-        best = 0.0
-        for move in rolled.legal_moves():
-            after = rolled.copy()
-            after.play(move)
-            if after.is_over or move == "pass":
-                value = engine_outcome(after, player) if after.is_over else turns.last()
-            else:
-                value = ExtraTurns(
-                    geo, turns.own | geo.mask_of(move), turns.occupied & ~turns.own, turns.need, Deadline(None)
-                ).last()
-            best = max(best, value)
-        total += best
-    assert turns.both() == pytest.approx(total / 6)
+
+    def then_last_turn(after: P.PolygoGame, move: str) -> float:
+        if after.is_over:
+            return engine_outcome(after, player)
+        if move == "pass":
+            return turns.last()
+        placed = turns.own | geo.mask_of(move)
+        return ExtraTurns(geo, placed, turns.occupied & ~turns.own, turns.need, Deadline(None)).last()
+
+    expected = best_over_faces(game, then_last_turn)
+    assert turns.both() == pytest.approx(expected)
 
 
 def _closes(game: P.PolygoGame, move: str) -> bool:

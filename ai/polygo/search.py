@@ -4,7 +4,8 @@ Depth 1 values each placement of the rolled block by the position it leaves (``e
 closes a loop is played on an engine copy and scored exactly. Depth 2 takes the best ``width`` placements and,
 for each of the opponent's six faces, lets the opponent answer with their best placement of that face (valued the
 same way, so a block, a threat or a close of theirs all count); the six answers are averaged. The width doubles
-while the time lasts.
+while the time lasts. A first finish, mine now or theirs next turn, is worth what the other side's two extra
+turns leave of it (``extra_turns``, searched to their end for level 4).
 """
 
 from __future__ import annotations
