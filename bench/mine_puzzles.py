@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
-from puzzles import miner
+from puzzles import miner, recheck
 
 
 def puzzle_module(name: str) -> str:
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     rechecking.add_argument("--jobs", type=int, default=multiprocessing.cpu_count(), help="worker processes")
     args = parser.parse_args(argv)
     if args.command == "recheck":
-        miner.recheck(puzzle_module(args.game), args.jobs)
+        recheck.recheck(puzzle_module(args.game), args.jobs)
     elif args.command == "mine":
         miner.mine(puzzle_module(args.game), miner.parse_options(args.option), miner.parse_seeds(args.seeds), args.jobs)
     else:

@@ -36,9 +36,8 @@ from typing import Any
 import ai
 from engines import GameState
 from puzzles import shipped
-from puzzles.mining import is_only_move
 from puzzles.oracle import FULL, Oracle, TooLong, after, load
-from puzzles.prove import MIN_MOVES, prove_step, solve
+from puzzles.prove import MIN_MOVES, solve
 from puzzles.rating import TRIES, rating
 from puzzles.themes import themes
 
@@ -357,48 +356,3 @@ def read_dropped(game: str, directory: Path = WORK_DIR) -> dict[str, str]:
     """Puzzle id -> why a recheck dropped it (``ship`` leaves these out)."""
     path = dropped_path(game, directory)
     return json.loads(path.read_text()) if path.exists() else {}
-
-
-def recheck(path: str, jobs: int, directory: Path = WORK_DIR, data: Path = shipped.DATA_DIR) -> Path:
-    """Prove the first step of every shipped puzzle again with the current search, by the game's own prover and
-    by the generic one (as the shipped-set test does), and drop the puzzles whose move is no longer the only move
-    by either: a better AI can show that a mined puzzle's answer was not the only good move. The dropped ids go to
-    the game's ``.dropped.json`` work file, so that a later ``ship`` leaves them out too."""
-    oracle = load(path)
-    puzzles = shipped.load(oracle.game, data)
-    jobs_list = [(path, puzzle.to_dict()) for puzzle in puzzles]
-    if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            reasons = pool.map(_recheck_one, jobs_list, chunksize=1)
-    else:
-        reasons = [_recheck_one(job) for job in jobs_list]
-    dropped = read_dropped(oracle.game, directory)
-    kept = []
-    for puzzle, reason in zip(puzzles, reasons, strict=True):
-        if reason is None:
-            kept.append(puzzle)
-        else:
-            dropped[puzzle.id] = reason
-            print(f"dropped {puzzle.id}: {reason}", flush=True)
-    dropped_path(oracle.game, directory).write_text(json.dumps(dropped, indent=0, sort_keys=True) + "\n")
-    mining = shipped.header(oracle.game, data).get("mining") or {}
-    for stem, figures in mining.items():  # what each work file still ships, per CPU hour of its mining
-        figures["shipped"] = sum(1 for p in kept if work_path(oracle.game, p.options, directory).stem == stem)
-        figures["per_cpu_hour"] = round(figures["shipped"] / figures["cpu_hours"], 1) if figures["cpu_hours"] else 0.0
-    written = shipped.write(oracle.game, kept, data, mining)
-    print(f"{written}: {len(kept)} of {len(puzzles)} puzzles kept", flush=True)
-    return written
-
-
-def _recheck_one(job: tuple[str, dict[str, Any]]) -> str | None:
-    """None if the puzzle's first move is still the only move by both provers, else why not."""
-    path, data = job
-    oracle = load(path)
-    puzzle = shipped.ShippedPuzzle.from_dict(data)
-    for generic in (False, True):
-        state = oracle.position(puzzle.options, puzzle.moves)
-        step = prove_step(oracle, state, MIN_MOVES, generic=generic)
-        prover = "the generic prover" if generic else "the game's prover"
-        if step is None or step.move != puzzle.solution[0] or not is_only_move(step.value, step.margin):
-            return f"{prover} finds no only move {puzzle.solution[0]!r}: {step}"
-    return None

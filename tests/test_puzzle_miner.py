@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import games
-from puzzles import miner, shipped
+from puzzles import miner, recheck, shipped
 from puzzles.oracle import load
 
 ISAAC = games.find("isaac").puzzles or ""
@@ -98,7 +98,7 @@ def test_a_recheck_drops_a_puzzle_whose_answer_is_not_the_only_move_and_ship_lea
     data, work = tmp_path / "data", tmp_path / "work"
     work.mkdir()
     shipped.write("isaac", [sound, wrong], data, {"isaac": {"cpu_hours": 1.0, "shipped": 2, "per_cpu_hour": 2.0}})
-    miner.recheck(ISAAC, jobs=1, directory=work, data=data)
+    recheck.recheck(ISAAC, jobs=1, directory=work, data=data)
     assert [p.id for p in shipped.load("isaac", data)] == [sound.id]
     assert list(miner.read_dropped("isaac", work)) == [wrong.id]
     assert shipped.header("isaac", data)["mining"]["isaac"]["shipped"] == 1
