@@ -1,9 +1,10 @@
 """Proving the shipped set again after a change of a game's AI: ``bench/mine_puzzles.py recheck --game G``.
 
 A shipped puzzle was proven by the AI of the day it was mined. A better AI can show that its answer was not the
-only good move (docs/puzzles.md has the example that made this command). ``recheck`` proves the first step of every shipped puzzle again, by the game's
-own prover and by the generic one (as the shipped-set test does), keeps what still has its only move, and records
-the others in the game's ``.dropped.json`` work file, which ``ship`` reads, so that they stay out.
+only good move (docs/puzzles.md has the example that made this command). ``recheck`` proves the first step of
+every shipped puzzle again, by the game's own prover and by the generic one (as the shipped-set test does), keeps
+what still has its only move, and records the others in the game's ``.dropped.json`` work file, which ``ship``
+reads, so that they stay out.
 """
 
 from __future__ import annotations
