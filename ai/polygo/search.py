@@ -84,8 +84,8 @@ def finish_value(root: Root, after: Any, placed: int, deadline: Deadline | None 
         winner = after.result().winner
         return 0.0 if winner is None else (1.0 if winner == me else -1.0)
     geo = root.geo
-    mine = stones_of(after, me)
-    theirs = stones_of(after, 1 - me)
+    mine = root.mine.own | placed  # the root's stones and mine just placed: no need to read the board again
+    theirs = root.theirs.own
     if deadline is not None and deadline.remaining() > 0:
         try:
             return 1.0 - 2.0 * ExtraTurns(geo, theirs, mine, after.scores()[me], deadline).both()
@@ -135,7 +135,7 @@ def _searched_extra_turn_values(root: Root, deadline: Deadline) -> dict[int, flo
     """My first extra turn's placements, each valued by my best close on the last one (win 1, tie 0, loss -1);
     a placement away from my stones keeps the last turn's chances as they are."""
     turns = ExtraTurns(root.geo, root.mine.own, root.theirs.own, root.their_score, deadline)
-    beside_me = {mask: beside for mask, beside in turns.touching[root.face]}
+    beside_me = dict(turns.touching[root.face])
     apart = 2.0 * turns.last() - 1.0 - 1e-3
     values = {}
     for mask in root.moves:
