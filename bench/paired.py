@@ -1,7 +1,7 @@
 """Two codes' games of one match on the same seeds, compared game by game: ``python bench/paired.py BEFORE AFTER``.
 
 BEFORE and AFTER are arena or ladder game files (JSON lines, ``--out``) of the same match and seed, played by two
-versions of a player (named by its spec, e.g. ``L4:clock=cpu``, the first player of the match by default). Game i
+versions of the code; the compared player is the match's A (``L4:clock=cpu`` in the ladder's lines). Game i
 of both files had the same opening, sides and dice, so the difference of the two scores is taken game by game: its
 mean, with a 95% normal interval, says whether the change moved the score more than the dice did. Several pairs of
 files (``B1 A1 B2 A2 ...``, e.g. two seeds) are pooled.
@@ -20,17 +20,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.arena import Z95, wilson
 
 
-def scores(path: Path, player: str | None = None) -> dict[int, float]:
-    """Game index -> the player's score (1 a win, 1/2 a draw, 0 a loss); the match's first player by default."""
+def scores(path: Path) -> dict[int, float]:
+    """Game index -> A's score (1 a win, 1/2 a draw, 0 a loss), from the side the arena recorded for A."""
     out: dict[int, float] = {}
     for line in path.read_text().splitlines():
         game = json.loads(line)
         if game.get("error"):
             continue
-        name = player or game["match"]["a"]
-        side = game["players"].index(name)
         winner = game["result"]["winner"]
-        out[game["index"]] = 0.5 if winner is None else float(winner == side)
+        out[game["index"]] = 0.5 if winner is None else float(winner == game["a_side"])
     return out
 
 
@@ -49,14 +47,13 @@ def paired(before: list[float], after: list[float]) -> tuple[float, float, float
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+", type=Path, help="BEFORE AFTER [BEFORE AFTER ...]")
-    parser.add_argument("--player", help="the compared player's spec (default: each match's first player)")
     args = parser.parse_args(argv)
     if len(args.files) % 2:
         parser.error("give the files in pairs: BEFORE AFTER")
     before: list[float] = []
     after: list[float] = []
     for old, new in zip(args.files[::2], args.files[1::2], strict=True):
-        old_scores, new_scores = scores(old, args.player), scores(new, args.player)
+        old_scores, new_scores = scores(old), scores(new)
         common = sorted(set(old_scores) & set(new_scores))
         before += [old_scores[i] for i in common]
         after += [new_scores[i] for i in common]

@@ -367,12 +367,11 @@ def test_the_ladders_table_only_mode_reads_the_games_without_playing(tictactoe: 
     assert ladder.recorded(Match("random", "uct:30", "tictactoe", seed=3), out).records == []
 
 
-def _games_file(path: Path, results: list[int | None], a: str = "L4") -> Path:
-    """A game file of a match where ``a`` plays side (index % 2) and each game's winner is given."""
+def _games_file(path: Path, results: list[int | None]) -> Path:
+    """A game file of a match where A plays side (index % 2) and each game's winner is given."""
     lines = []
     for index, winner in enumerate(results):
-        players_ = [a, "uct"] if index % 2 == 0 else ["uct", a]
-        record = {"match": {"a": a}, "index": index, "players": players_, "error": None}
+        record = {"match": {"a": "L4"}, "index": index, "a_side": index % 2, "error": None}
         lines.append(json.dumps({**record, "result": {"winner": winner}}))
     path.write_text("\n".join(lines) + "\n")
     return path
