@@ -17,6 +17,7 @@ from ai import iago
 from ai.iago import evaluation
 from ai.iago import patterns as P
 from ai.iago.board import Board
+from ai.search import Deadline
 from engines import iago as E
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,3 +217,44 @@ def test_analysis_near_the_end_is_the_exact_result_for_the_player_to_act(seed: i
     after.play(move)
     kept = (1 if after.result().winner == state.turn else -1) if after.is_over else -solve(after)
     assert kept == outcome
+
+
+def test_a_move_the_solver_only_bounded_never_wins_a_tie_with_the_best_move() -> None:
+    # From a ladder game against the UCT reference, level 4 to move with four empty inner cells: F9 wins, and
+    # D7 loses. The root searches D7 after F9 with a window that only bounds it from above, and its bound came
+    # out equal to F9's exact value; the tie went to the earlier name, and level 4 lost a won game.
+    state = E.new_game()
+    opening = "C4 D6 G5 E2 E7 F8 D4 B3 A2 G7 F5 E6 D2 C2 G6 G4 H5 I6 H7 I7 I5 B4 I8 E4 G8 H8 F3 H6 D1 H4 D3 F4 "
+    for move in (opening + "B2 F6 G3 F2 E1 G9 C6 C3 E3 A1 E8 A3 E5 E9 F7 H9").split():
+        state.play(move)
+    outcome = solve(state)
+    assert outcome == 1
+    move = iago.choose_move(state, 4, random.Random(0), budget_s=math.inf, max_depth=64)
+    after = state.copy()
+    after.play(move)
+    assert -solve(after) == outcome, move
+    chosen, value = ai.analyse_position(state, budget_s=math.inf)
+    assert value > 0.95 and chosen == move
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_level_4s_forced_win_search_plays_a_win_exactly_when_there_is_one(seed: int) -> None:
+    # "End and score": with four empty inner cells the null-window search reaches the end of every line; it
+    # finds a move exactly when the engine's own minimax says the position is won, and that move keeps the win.
+    rng = random.Random(100 + seed)
+    state = E.new_game()
+    while sum(state.cell(n) is None for n in E.INNER) > 4:
+        state.play(rng.choice(state.legal_moves()))
+    move = iago._winning_move(state, Deadline(None), None)
+    if solve(state) < 1:
+        assert move is None
+        return
+    assert move is not None
+    after = state.copy()
+    after.play(move)
+    assert (after.result().winner == state.turn) if after.is_over else solve(after) == -1
+
+
+def test_only_level_4_looks_for_a_forced_win_before_the_endgame_solver() -> None:
+    assert iago.LEVELS[4].wins_from > iago.SOLVE_EMPTIES
+    assert all(iago.LEVELS[n].wins_from == 0 for n in (1, 2, 3))  # weaker the natural way: their lines stand

@@ -7,7 +7,7 @@
 - ``alphabeta.py``: negamax alpha-beta, which solves the last moves exactly.
 
 The levels are this module's own (``LEVELS``): fewer iterations of the tree search, and at level 1 a softmax
-over the one-ply values instead of the search.
+over the one-ply values instead of the search; level 4 alone looks for a forced win from 10 empty inner cells.
 """
 
 from __future__ import annotations
@@ -27,19 +27,21 @@ from ai.search import Analysis, Deadline, SearchTimeout, pick
 @dataclass(frozen=True)
 class IagoLevel:
     """How a level thinks: tree-search iterations (0: one ply, None: as many as the time allows), a time budget,
-    a softmax temperature over the move values, and whether it solves the endgame exactly."""
+    a softmax temperature over the move values, whether it solves the endgame exactly, and from how many empty
+    inner cells it first looks for a forced win (0: never)."""
 
     iterations: int | None
     budget_s: float
     temperature: float
     solves: bool
+    wins_from: int = 0
 
 
 LEVELS: dict[int, IagoLevel] = {
     1: IagoLevel(iterations=0, budget_s=0.5, temperature=0.07, solves=False),
     2: IagoLevel(iterations=40, budget_s=1.0, temperature=0.0, solves=False),
     3: IagoLevel(iterations=300, budget_s=1.0, temperature=0.0, solves=True),
-    4: IagoLevel(iterations=None, budget_s=1.6, temperature=0.0, solves=True),
+    4: IagoLevel(iterations=None, budget_s=1.6, temperature=0.0, solves=True, wins_from=10),
 }
 ITERATIONS_PER_DEPTH = 25  # ``max_depth`` bounds the work of the tree search: this many iterations a unit
 ANALYSIS_ITERATIONS = 4000  # an analysis with no clock (tests) stops here
@@ -47,6 +49,9 @@ SOLVE_EMPTIES = 8  # the exact solver is tried with this many empty inner cells 
 SOLVE_SHARE = 0.3  # of the time budget; an unfinished solve leaves the rest to the tree search
 SOLVE_NODES_PER_DEPTH = 250  # with ``max_depth`` (no clock) the solver's work is bounded in nodes instead
 DEADLINE_STRIDE = 4  # an iteration of the tree search takes about a millisecond: poll the clock often
+WIN_SHARE = 0.5  # of the time budget for the forced-win search; an unfinished one leaves the rest to the others
+TO_THE_END = 64  # plies: more than any line from 10 empty inner cells (each outer cell is played at most once)
+NULL = 1e-3  # a window around 0 that tells a win from the rest (every exact result is 0 or beyond +-0.98)
 
 
 def _budget(level: IagoLevel, budget_s: float | None) -> float | None:
@@ -96,6 +101,27 @@ def _solve(state: Any, clock: Deadline, max_depth: int | None) -> tuple[str, flo
     return analysis.best() if analysis.exact else None
 
 
+def _winning_move(state: Any, clock: Deadline, max_depth: int | None) -> str | None:
+    """A move that wins by force, found by one null-window search to the end within ``WIN_SHARE`` of the time
+    (or, given ``max_depth``, ``SOLVE_NODES_PER_DEPTH * max_depth`` nodes), else None. It only asks "is there a
+    win?", which cuts far more than the exact solver's "by how much?": a position the exact solver cannot finish
+    in its share is often decided here, where the tree search would play by its evaluation."""
+    board = Board.from_game(state)
+    if max_depth is not None:
+        deadline: Deadline = NodeBudget(SOLVE_NODES_PER_DEPTH * max_depth)
+    else:
+        deadline = Deadline(None if clock.end == math.inf else clock.remaining() * WIN_SHARE)
+    search = IagoSearch(False, evaluate)
+    try:
+        value = search.negamax(board, TO_THE_END, -NULL, NULL, deadline)
+    except SearchTimeout:
+        return None
+    if value < NULL or search.horizon:
+        return None
+    # the root failed high: its table entry holds the move that did it, a move that wins
+    return move_name(search.table[board.key()][3])
+
+
 def _search(state: Any, iterations: int | None, clock: Deadline) -> tuple[str, float]:
     """The tree search's most visited move (then the better value, then canonical order) and its mean value."""
     if iterations is None:
@@ -125,6 +151,10 @@ def choose_move(
     clock = Deadline(_budget(config, budget_s))
     if config.iterations == 0:
         return pick(Analysis(one_ply_values(state), 1, False), config.temperature, rng)
+    if config.wins_from and Board.from_game(state).empty_inner <= config.wins_from:
+        winning = _winning_move(state, clock, max_depth)
+        if winning is not None:
+            return winning
     if config.solves:
         solved = _solve(state, clock, max_depth)
         if solved is not None:

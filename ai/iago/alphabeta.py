@@ -7,6 +7,7 @@ exact, which makes the last moves an exact endgame solve.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +50,10 @@ class IagoSearch:
                 v = -self.negamax(board, depth - 1, -2.0, 2.0, deadline)
             else:
                 v = -self.negamax(board, depth - 1, -2.0, -alpha, deadline)
+                if values and v <= alpha:
+                    # a fail-low: v only bounds the move from above, and may equal the best move's exact value
+                    # (a lost line's score, a table entry); a tie would hand the choice to the move's name
+                    v = min(v, math.nextafter(alpha, -math.inf))
             board.unmake(undo)
             values[m] = v
             alpha = max(alpha, v)
