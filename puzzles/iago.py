@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ai.iago.alphabeta import IagoSearch, move_name
+from ai.iago.alphabeta import NULL, TO_THE_END, IagoSearch, move_name
 from ai.iago.board import Board
 from ai.iago.evaluation import default_evaluator, evaluate
 from ai.search import Deadline
@@ -25,11 +25,8 @@ from puzzles.oracle import Oracle, TooLong, after, by_glance, dict_signature, ev
 
 EMPTIES = 7  # positions with at most this many empty inner cells: every move is solved to the game's end
 # The solver's work on one position, in nodes (fixed work, the same on every machine): past it the position is
-# skipped. A line is at most 32 placements long (the 8 inner cells and the 24 outer ones, each placed once), so
-# the search to ``TO_THE_END`` plies never stops at a horizon
+# skipped. The searches go ``TO_THE_END`` plies deep, so they never stop at a horizon.
 SOLVER_NODES = 1_500_000
-TO_THE_END = 64
-NULL = 1e-3  # the null window around 0 that tells a win (every exact value is +-0.98 or beyond) from a loss
 ENDGAME = 4  # at most this many empty inner cells: the very last moves (the theme)
 CORNERS = frozenset({"A1", "A5", "E1", "E9", "I5", "I9"})
 

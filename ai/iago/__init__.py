@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ai.iago.alphabeta import IagoSearch, move_name
+from ai.iago.alphabeta import NULL, TO_THE_END, IagoSearch, move_name
 from ai.iago.board import CALL, INDEX, Board
 from ai.iago.evaluation import default_evaluator, evaluate
 from ai.iago.mcts import TreeSearch
@@ -50,8 +50,6 @@ SOLVE_SHARE = 0.3  # of the time budget; an unfinished solve leaves the rest to 
 SOLVE_NODES_PER_DEPTH = 250  # with ``max_depth`` (no clock) the solver's work is bounded in nodes instead
 DEADLINE_STRIDE = 4  # an iteration of the tree search takes about a millisecond: poll the clock often
 WIN_SHARE = 0.5  # of the time budget for the forced-win search; an unfinished one leaves the rest to the others
-TO_THE_END = 64  # plies: more than any line from 10 empty inner cells (each outer cell is played at most once)
-NULL = 1e-3  # a window around 0 that tells a win from the rest (every exact result is 0 or beyond +-0.98)
 
 
 def _budget(level: IagoLevel, budget_s: float | None) -> float | None:
@@ -75,22 +73,27 @@ class NodeBudget(Deadline):
         return self._count > self.nodes
 
 
+def _share(clock: Deadline, share: float, max_depth: int | None) -> Deadline:
+    """An endgame search's deadline: ``share`` of the time left on ``clock``, or, given ``max_depth`` (fixed
+    work), ``SOLVE_NODES_PER_DEPTH * max_depth`` nodes."""
+    if max_depth is not None:
+        return NodeBudget(SOLVE_NODES_PER_DEPTH * max_depth)
+    return Deadline(None if clock.end == math.inf else clock.remaining() * share)
+
+
 def _solve(state: Any, clock: Deadline, max_depth: int | None) -> tuple[str, float] | None:
     """The exact best move and value when the alpha-beta reaches the end of every line within its share of the
     time (or, given ``max_depth``, of ``SOLVE_NODES_PER_DEPTH * max_depth`` nodes), else None (and the rest of the
     time is the tree search's)."""
     if Board.from_game(state).empty_inner > SOLVE_EMPTIES:
         return None
-    if max_depth is not None:
-        deadline: Deadline = NodeBudget(SOLVE_NODES_PER_DEPTH * max_depth)
-    else:
-        deadline = Deadline(None if clock.end == math.inf else clock.remaining() * SOLVE_SHARE)
+    deadline = _share(clock, SOLVE_SHARE, max_depth)
     search = IagoSearch(False, evaluate)
     deadline.armed = False  # the first depth always completes, as in ai.search.think
     values, exact = search.root_values(state, 1, deadline)
     analysis = Analysis(values, 1, exact)
     deadline.armed = True
-    for depth in range(2, 65):
+    for depth in range(2, TO_THE_END + 1):
         if analysis.exact or deadline.expired():
             break
         try:
@@ -107,13 +110,9 @@ def _winning_move(state: Any, clock: Deadline, max_depth: int | None) -> str | N
     win?", which cuts far more than the exact solver's "by how much?": a position the exact solver cannot finish
     in its share is often decided here, where the tree search would play by its evaluation."""
     board = Board.from_game(state)
-    if max_depth is not None:
-        deadline: Deadline = NodeBudget(SOLVE_NODES_PER_DEPTH * max_depth)
-    else:
-        deadline = Deadline(None if clock.end == math.inf else clock.remaining() * WIN_SHARE)
     search = IagoSearch(False, evaluate)
     try:
-        value = search.negamax(board, TO_THE_END, -NULL, NULL, deadline)
+        value = search.negamax(board, TO_THE_END, -NULL, NULL, _share(clock, WIN_SHARE, max_depth))
     except SearchTimeout:
         return None
     if value < NULL or search.horizon:

@@ -18,6 +18,10 @@ from engines import iago as E
 EXACT, LOWER, UPPER = 0, 1, 2
 QUIESCENCE = 4  # capture plies played out beyond the nominal depth
 ORDER_DEPTH = 3  # nodes this deep or deeper sort their moves by the evaluation (cheap next to what cuts save)
+# Plies: every move fills one of the 61 cells for good (a captive stays on its cell), so a search this deep
+# reaches the end of every line and never stops at a horizon.
+TO_THE_END = 64
+NULL = 1e-3  # the null window around 0 that tells a win (every exact value is 0 or beyond +-0.98) from the rest
 
 ValueFunction = Callable[[Board], float]
 
