@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 
 import ai
 from ai import isaac
-from ai.isaac import mcts
+from ai.isaac import beam, mcts
 from ai.isaac.board import Board, move_id, move_name
+from ai.search import Analysis, Deadline
 from engines import isaac as S
 
 
@@ -117,3 +119,21 @@ def test_analysis_gives_the_search_value_and_a_legal_best_move() -> None:
         game.play(rng.choice(game.legal_moves()))
     best, value = ai.analyse_position(game, budget_s=0.05)
     assert best in game.legal_moves() and -1.0 <= value <= 1.0
+
+
+def test_a_move_the_narrow_root_only_bounded_never_ties_with_the_best_move() -> None:
+    # The tuning search (bench/tune_isaac.py) searches each root move after the first with a window that only
+    # bounds it from above; a bound equal to the best move's exact value must not tie with it, or the order of
+    # the moves, not their values, would choose.
+    class Scripted(beam.IsaacSearch):
+        def child_value(self, child: Any, player: int, depth: int, alpha: float, beta: float, deadline: Any) -> float:
+            return 0.5  # the first move's exact value, and every later move's fail-low bound at alpha = 0.5
+
+    game = S.new_game()
+    values, _ = Scripted(full_width_root=False).root_values(game, 1, Deadline(None))
+    first, *others = values
+    assert values[first] == 0.5 and others
+    assert all(values[m] < 0.5 for m in others)
+    assert Analysis(values, 1, True).best()[0] == first
+    exact, _ = Scripted(full_width_root=True).root_values(game, 1, Deadline(None))
+    assert set(exact.values()) == {0.5}

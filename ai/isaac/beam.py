@@ -291,8 +291,13 @@ class IsaacSearch:
         assert player is not None
         for name, child in moves:
             window = -2.0 if self.full_width_root else alpha
-            values[name] = self.child_value(child, player, depth - 1, window, 2.0, deadline)
-            alpha = max(alpha, values[name])
+            value = self.child_value(child, player, depth - 1, window, 2.0, deadline)
+            if values and not self.full_width_root and value <= alpha:
+                # a fail-low only bounds the move from above and may equal the best move's exact value; a tie
+                # would hand the choice to the order of the moves (as in Iago's solver, ai/iago/alphabeta.py)
+                value = min(value, math.nextafter(alpha, -math.inf))
+            values[name] = value
+            alpha = max(alpha, value)
         self.order = values
         return values, not self.horizon
 
