@@ -40,6 +40,22 @@ class Deadline:
         return self.end - time.perf_counter()
 
 
+class NodeBudget(Deadline):
+    """A deadline counted in search nodes instead of seconds: fixed work that is the same on any machine."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(None)
+        self.nodes = nodes
+
+    def check(self) -> None:
+        self._count += 1
+        if self.armed and self._count > self.nodes:
+            raise SearchTimeout
+
+    def expired(self) -> bool:
+        return self._count > self.nodes
+
+
 @dataclass
 class Analysis:
     """The outcome of a search: root values of the deepest completed depth."""

@@ -16,7 +16,7 @@ from typing import Any
 from ai.iago.alphabeta import NULL, TO_THE_END, IagoSearch, move_name
 from ai.iago.board import Board
 from ai.iago.evaluation import default_evaluator, evaluate
-from ai.search import Deadline
+from ai.search import NodeBudget, SearchTimeout
 from engines import GameState
 from engines import iago as engine
 from locales import N_
@@ -50,19 +50,6 @@ def gate(state: GameState) -> bool:
     return empty_inner(state) <= EMPTIES
 
 
-class NodeBudget(Deadline):
-    """``SOLVER_NODES`` nodes of the solver, counted rather than timed."""
-
-    def __init__(self, nodes: int) -> None:
-        super().__init__(None)
-        self.nodes = nodes
-
-    def check(self) -> None:
-        self._count += 1
-        if self._count > self.nodes:
-            raise TooLong
-
-
 def exact_step(state: GameState) -> Step | None:
     """The only winning move at ``state`` (the player to act's), its exact value and its closest rival's proven
     bound; None when the position is lost or two moves win. Raises TooLong past ``SOLVER_NODES``.
@@ -70,6 +57,13 @@ def exact_step(state: GameState) -> Step | None:
     Null-window searches (is the value above 0?) share one transposition table: the position first (a lost one
     costs one proof), then each move, the likeliest first by the evaluation, until a second one wins. A losing
     move's fail-soft result is an upper bound of its exact value."""
+    try:
+        return _exact_step(state)
+    except SearchTimeout:
+        raise TooLong from None  # the miner's word for a position past its fixed work
+
+
+def _exact_step(state: GameState) -> Step | None:
     default_evaluator()  # the weights load once per process
     search = IagoSearch(False, evaluate)
     budget = NodeBudget(SOLVER_NODES)

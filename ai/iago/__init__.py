@@ -21,7 +21,7 @@ from ai.iago.alphabeta import NULL, TO_THE_END, IagoSearch, move_name
 from ai.iago.board import CALL, INDEX, Board
 from ai.iago.evaluation import default_evaluator, evaluate
 from ai.iago.mcts import TreeSearch
-from ai.search import Analysis, Deadline, SearchTimeout, pick
+from ai.search import Analysis, Deadline, NodeBudget, SearchTimeout, pick
 
 
 @dataclass(frozen=True)
@@ -55,22 +55,6 @@ WIN_SHARE = 0.5  # of the time budget for the forced-win search; an unfinished o
 def _budget(level: IagoLevel, budget_s: float | None) -> float | None:
     budget = level.budget_s if budget_s is None else budget_s
     return None if budget == math.inf else budget
-
-
-class NodeBudget(Deadline):
-    """A deadline counted in search nodes instead of seconds: fixed work that is the same on any machine."""
-
-    def __init__(self, nodes: int) -> None:
-        super().__init__(None)
-        self.nodes = nodes
-
-    def check(self) -> None:
-        self._count += 1
-        if self.armed and self._count > self.nodes:
-            raise SearchTimeout
-
-    def expired(self) -> bool:
-        return self._count > self.nodes
 
 
 def _share(clock: Deadline, share: float, max_depth: int | None) -> Deadline:
