@@ -14,7 +14,7 @@ import pytest
 
 import ai
 from ai import iago
-from ai.iago import evaluation
+from ai.iago import alphabeta, evaluation
 from ai.iago import patterns as P
 from ai.iago.board import Board
 from ai.search import Deadline
@@ -233,8 +233,10 @@ def test_a_move_the_solver_only_bounded_never_wins_a_tie_with_the_best_move() ->
     after = state.copy()
     after.play(move)
     assert -solve(after) == outcome, move
-    chosen, value = ai.analyse_position(state, budget_s=math.inf)
-    assert value > 0.95 and chosen == move
+    chosen, value = ai.analyse_position(state, budget_s=math.inf)  # the exact solver alone
+    solved = state.copy()
+    solved.play(chosen)
+    assert value > 0.95 and -solve(solved) == outcome, chosen
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -258,3 +260,26 @@ def test_level_4s_forced_win_search_plays_a_win_exactly_when_there_is_one(seed: 
 def test_only_level_4_looks_for_a_forced_win_before_the_endgame_solver() -> None:
     assert iago.LEVELS[4].wins_from > iago.SOLVE_EMPTIES
     assert all(iago.LEVELS[n].wins_from == 0 for n in (1, 2, 3))  # weaker the natural way: their lines stand
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_search_to_the_end_near_the_end_does_not_sort_by_the_evaluation(seed: int) -> None:
+    # With ORDER_EMPTIES empty inner cells or fewer, sorting by the evaluation costs more than it saves: a search
+    # to the end from there never calls the evaluation at all, and still finds the engine minimax's result.
+    rng = random.Random(200 + seed)
+    state = E.new_game()
+    while sum(state.cell(n) is None for n in E.INNER) > 5:
+        state.play(rng.choice(state.legal_moves()))
+    assert alphabeta.ORDER_EMPTIES >= 5
+    calls = 0
+
+    def counted(board: Board) -> float:
+        nonlocal calls
+        calls += 1
+        return iago.evaluate(board)
+
+    search = alphabeta.IagoSearch(False, counted)
+    null = alphabeta.NULL
+    value = search.negamax(Board.from_game(state), alphabeta.TO_THE_END, -null, null, Deadline(None))
+    assert calls == 0
+    assert (1 if value > 0 else -1) == solve(state)

@@ -17,6 +17,10 @@ from engines import iago as E
 
 EXACT, LOWER, UPPER = 0, 1, 2
 QUIESCENCE = 4  # capture plies played out beyond the nominal depth
+# Nodes with at most this many empty inner cells skip the sort by the evaluation (the table's move still goes
+# first): this close to the end it costs more than its cut-offs save. A win-or-loss search from 10 empty cells
+# decided 31 of 50 recorded positions within 0.8 CPU s instead of 20, with the same answers (docs/ai.md).
+ORDER_EMPTIES = 8
 ORDER_DEPTH = 3  # nodes this deep or deeper sort their moves by the evaluation (cheap next to what cuts save)
 # Plies: every move fills one of the 61 cells for good (a captive stays on its cell), so a search this deep
 # reaches the end of every line and never stops at a horizon.
@@ -115,7 +119,7 @@ class IagoSearch:
                     self.horizon = True
                 return e_value
         moves = board.moves()
-        if depth >= ORDER_DEPTH and len(moves) > 2:
+        if depth >= ORDER_DEPTH and board.empty_inner > ORDER_EMPTIES and len(moves) > 2:
             moves = self.sorted_by_value(board, moves)
         if best_move in moves:
             moves.remove(best_move)
