@@ -18,7 +18,7 @@ from storage.database import Database
 from tests.e2e.driver import challenge_and_accept, private_reply
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.log_records import project_lines, tracebacks
-from tests.e2e.test_hostile_input_e2e import required_values, snapshot
+from tests.e2e.test_hostile_input_e2e import nothing_pending, required_values, snapshot
 
 INTEGER, STRING = 4, 3
 WRONG_KIND = "The game option got a value of the wrong kind. Pick one from the list and try again."
@@ -59,9 +59,11 @@ async def test_a_game_option_of_the_wrong_type_gets_the_polite_refusal_in_every_
     forged: dict[str, Any],
 ) -> None:
     caplog.set_level(logging.INFO)
-    async with fake.running_bot(make_bot()) as bot:
+    async with fake.running_bot(make_bot()):
         game_id, _ = await challenge_and_accept(fake, "iago")
-        await bot.service.announcements.flush()  # the first board's mark, written in the background
+        # the first board's delivered mark is written in the background, once the accept's reply is out: wait for
+        # it, or the snapshot below could be taken before it and see it land during the refusals
+        await fake.wait_until(lambda: nothing_pending(db, game_id), what="the first board's delivered mark")
         planned = list(commands_taking_a_game(fake))
         names = {" ".join(path) for path, _ in planned}
         # hint, claim, history, analyse, board, roll, place ... of every game, as the issue lists them
