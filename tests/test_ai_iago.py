@@ -189,16 +189,30 @@ def test_levels_think_more_up_the_ladder() -> None:
 
 def solve(state: E.IagoGame) -> int:
     """+1 when the player to act wins with best play, -1 when they lose: plain minimax on the engine itself."""
-    me = state.turn
     best = -1
     for move in state.legal_moves():
-        after = state.copy()
-        after.play(move)
-        value = (1 if after.result().winner == me else -1) if after.is_over else -solve(after)
-        best = max(best, value)
+        best = max(best, result_after(state, move))
         if best == 1:
             break
     return best
+
+
+def result_after(state: E.IagoGame, move: str) -> int:
+    """``solve`` for the player to act at ``state`` once ``move`` is played (the game may end with it)."""
+    after = state.copy()
+    after.play(move)
+    if after.is_over:
+        return 1 if after.result().winner == state.turn else -1
+    return -solve(after)
+
+
+def endgame(seed: int, empties: int) -> E.IagoGame:
+    """A position of seeded random play with ``empties`` empty inner cells left."""
+    rng = random.Random(seed)
+    state = E.new_game()
+    while sum(state.cell(n) is None for n in E.INNER) > empties:
+        state.play(rng.choice(state.legal_moves()))
+    return state
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -206,17 +220,11 @@ def test_analysis_near_the_end_is_the_exact_result_for_the_player_to_act(seed: i
     # "End and score": the game ends when the inner area is full; with three empty inner cells the analysis
     # searches to the end, so its value must be an exact result (beyond any heuristic value, +-0.95), with the
     # sign of the engine's own minimax, and its move must keep that result.
-    rng = random.Random(seed)
-    state = E.new_game()
-    while sum(state.cell(n) is None for n in E.INNER) > 3:
-        state.play(rng.choice(state.legal_moves()))
+    state = endgame(seed, 3)
     move, value = ai.analyse_position(state, budget_s=math.inf)
     outcome = solve(state)
     assert abs(value) > 0.95 and (value > 0) == (outcome > 0)
-    after = state.copy()
-    after.play(move)
-    kept = (1 if after.result().winner == state.turn else -1) if after.is_over else -solve(after)
-    assert kept == outcome
+    assert result_after(state, move) == outcome
 
 
 def test_a_move_the_solver_only_bounded_never_wins_a_tie_with_the_best_move() -> None:
@@ -230,31 +238,21 @@ def test_a_move_the_solver_only_bounded_never_wins_a_tie_with_the_best_move() ->
     outcome = solve(state)
     assert outcome == 1
     move = iago.choose_move(state, 4, random.Random(0), budget_s=math.inf, max_depth=64)
-    after = state.copy()
-    after.play(move)
-    assert -solve(after) == outcome, move
+    assert result_after(state, move) == outcome, move
     chosen, value = ai.analyse_position(state, budget_s=math.inf)  # the exact solver alone
-    solved = state.copy()
-    solved.play(chosen)
-    assert value > 0.95 and -solve(solved) == outcome, chosen
+    assert value > 0.95 and result_after(state, chosen) == outcome, chosen
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_level_4s_forced_win_search_plays_a_win_exactly_when_there_is_one(seed: int) -> None:
     # "End and score": with four empty inner cells the null-window search reaches the end of every line; it
     # finds a move exactly when the engine's own minimax says the position is won, and that move keeps the win.
-    rng = random.Random(100 + seed)
-    state = E.new_game()
-    while sum(state.cell(n) is None for n in E.INNER) > 4:
-        state.play(rng.choice(state.legal_moves()))
+    state = endgame(100 + seed, 4)
     move = iago._winning_move(state, Deadline(None), None)
     if solve(state) < 1:
         assert move is None
         return
-    assert move is not None
-    after = state.copy()
-    after.play(move)
-    assert (after.result().winner == state.turn) if after.is_over else solve(after) == -1
+    assert move is not None and result_after(state, move) == 1
 
 
 def test_only_level_4_looks_for_a_forced_win_before_the_endgame_solver() -> None:
@@ -266,10 +264,7 @@ def test_only_level_4_looks_for_a_forced_win_before_the_endgame_solver() -> None
 def test_the_search_to_the_end_near_the_end_does_not_sort_by_the_evaluation(seed: int) -> None:
     # With ORDER_EMPTIES empty inner cells or fewer, sorting by the evaluation costs more than it saves: a search
     # to the end from there never calls the evaluation at all, and still finds the engine minimax's result.
-    rng = random.Random(200 + seed)
-    state = E.new_game()
-    while sum(state.cell(n) is None for n in E.INNER) > 5:
-        state.play(rng.choice(state.legal_moves()))
+    state = endgame(200 + seed, 5)
     assert alphabeta.ORDER_EMPTIES >= 5
     calls = 0
 
