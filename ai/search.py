@@ -40,6 +40,13 @@ class Deadline:
         return self.end - time.perf_counter()
 
 
+def below_best(bound: float, best: float) -> float:
+    """A root move's fail-low result, kept strictly below the best value so far. Searched with a window that can
+    only bound it from above, it may equal the best move's exact value (a lost line's score, a table entry); a
+    tie would hand the choice to the moves' names or order instead of their values."""
+    return min(bound, math.nextafter(best, -math.inf))
+
+
 class NodeBudget(Deadline):
     """A deadline counted in search nodes instead of seconds: fixed work that is the same on any machine."""
 

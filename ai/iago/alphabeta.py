@@ -7,12 +7,11 @@ exact, which makes the last moves an exact endgame solve.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
 from ai.iago.board import CALL, EMPTY, Board, N, terminal_value
-from ai.search import Deadline
+from ai.search import Deadline, below_best
 from engines import iago as E
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -59,9 +58,7 @@ class IagoSearch:
             else:
                 v = -self.negamax(board, depth - 1, -2.0, -alpha, deadline)
                 if values and v <= alpha:
-                    # a fail-low: v only bounds the move from above, and may equal the best move's exact value
-                    # (a lost line's score, a table entry); a tie would hand the choice to the move's name
-                    v = min(v, math.nextafter(alpha, -math.inf))
+                    v = below_best(v, alpha)
             board.unmake(undo)
             values[m] = v
             alpha = max(alpha, v)

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ai.search import Deadline
+from ai.search import Deadline, below_best
 from engines import isaac as E
 
 SIZE = 10
@@ -293,9 +293,7 @@ class IsaacSearch:
             window = -2.0 if self.full_width_root else alpha
             value = self.child_value(child, player, depth - 1, window, 2.0, deadline)
             if values and not self.full_width_root and value <= alpha:
-                # a fail-low only bounds the move from above and may equal the best move's exact value; a tie
-                # would hand the choice to the order of the moves (as in Iago's solver, ai/iago/alphabeta.py)
-                value = min(value, math.nextafter(alpha, -math.inf))
+                value = below_best(value, alpha)
             values[name] = value
             alpha = max(alpha, value)
         self.order = values
